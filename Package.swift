@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+// partgate: a streaming multipart/form-data policy gateway (libevent + OpenSSL).
+import PackageDescription
+
+/// Settings shared by every Swift target.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "partgate",
+    products: [
+        .executable(name: "partgate", targets: ["partgate"]),
+        .library(name: "Multipart", targets: ["Multipart"]),
+        .library(name: "Sniff", targets: ["Sniff"]),
+        .library(name: "HTTP1", targets: ["HTTP1"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // libevent 2.1 (core, openssl, pthreads) and OpenSSL 3 in one Clang module, with static inline shims.
+        .systemLibrary(
+            name: "CEventTLS",
+            pkgConfig: "libevent_openssl",
+            providers: [.apt(["libevent-dev", "libssl-dev"])]
+        ),
+        // Pure Swift: no Foundation, no C libraries.
+        .target(name: "HTTP1", swiftSettings: swiftSettings),
+        .target(name: "Multipart", swiftSettings: swiftSettings),
+        .target(name: "Sniff", swiftSettings: swiftSettings),
+        .target(name: "Policy", dependencies: ["Multipart", "Sniff"], swiftSettings: swiftSettings),
+        // The only target that touches C types.
+        .target(
+            name: "ProxyEngine",
+            dependencies: ["CEventTLS", "HTTP1", "Multipart", "Sniff", "Policy"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "partgate",
+            dependencies: [
+                "ProxyEngine", "Policy", "Multipart", "Sniff", "HTTP1",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: swiftSettings),
+        .testTarget(name: "MultipartTests", dependencies: ["Multipart"], swiftSettings: swiftSettings),
+        .testTarget(name: "SniffTests", dependencies: ["Sniff"], swiftSettings: swiftSettings),
+        .testTarget(name: "PolicyTests", dependencies: ["Policy", "Multipart", "Sniff"], swiftSettings: swiftSettings),
+        .testTarget(name: "ProxyEngineTests", dependencies: ["ProxyEngine"], swiftSettings: swiftSettings),
+        .testTarget(name: "PartgateTests", dependencies: ["partgate", "Multipart"], swiftSettings: swiftSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

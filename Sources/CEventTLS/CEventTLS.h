@@ -1,0 +1,39 @@
+#ifndef CEVENTTLS_H
+#define CEVENTTLS_H
+/* One Clang module for libevent and OpenSSL.
+ * glibc's feature headers must be seen BEFORE any event2/ header: event2/event-config.h defines
+ * _GNU_SOURCE, and if it does so first, fd_set differs between modules and a clean build fails
+ * ("fd_set ... not present in definition"). */
+#include <sys/types.h>
+#include <sys/time.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <stdint.h>
+
+#include <openssl/ssl.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/x509v3.h>
+
+#include <event2/event.h>
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
+#include <event2/listener.h>
+#include <event2/thread.h>
+#include <event2/util.h>
+
+/* Function-like macros the Swift importer cannot see. */
+static inline int cshim_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
+    return (int)SSL_set_tlsext_host_name(ssl, name);
+}
+static inline int cshim_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) {
+    return (int)SSL_CTX_set_min_proto_version(ctx, version);
+}
+static inline long cshim_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) { return SSL_CTX_set_mode(ctx, mode); }
+static inline uint64_t cshim_SSL_OP_NO_COMPRESSION(void) { return SSL_OP_NO_COMPRESSION; }
+static inline uint64_t cshim_SSL_OP_NO_RENEGOTIATION(void) { return SSL_OP_NO_RENEGOTIATION; }
+static inline long cshim_SSL_CTX_set_session_cache_mode(SSL_CTX *ctx, long mode) {
+    return SSL_CTX_set_session_cache_mode(ctx, mode);
+}
+#endif

@@ -1,0 +1,2 @@
+// ProxyEngine: the only module where C types (libevent, OpenSSL) live.
+import CEventTLS
