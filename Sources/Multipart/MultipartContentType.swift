@@ -1,0 +1,72 @@
+/// The request `Content-Type` of a `multipart/form-data` body, parsed strictly.
+///
+/// Exactly one `multipart/form-data` media type and exactly one `boundary` parameter (1–70 RFC 2046
+/// characters, one clean token or one clean quoted-string); no `*` or continued parameters, no duplicate
+/// parameters, no whitespace around `=`. Each violation is a named ``StrictFlag``; all of them reject,
+/// because a gateway and a backend that read a different boundary see different parts (Rack
+/// CVE-2026-26961, Go #47602). Linear time, no backtracking.
+public struct MultipartContentType: Sendable, Hashable {
+    /// The boundary.
+    public let boundary: Boundary
+
+    /// Parses a Content-Type header value.
+    /// - Throws: ``MultipartError`` with the flag that fired; its offset is the index in `value`.
+    public static func parse(_ value: String) throws(MultipartError) -> MultipartContentType {
+        try withRawBytes(Array(value.utf8)) { (bytes) throws(MultipartError) -> MultipartContentType in
+            try parse(bytes)
+        }
+    }
+
+    /// Parses a Content-Type header value given as bytes.
+    /// - Throws: ``MultipartError`` with the flag that fired; its offset is the index in `value`.
+    public static func parse(_ value: UnsafeRawBufferPointer) throws(MultipartError) -> MultipartContentType {
+        do {
+            return try scan(value)
+        } catch {
+            throw MultipartError(.flag(error.flag), offset: Int64(error.offset))
+        }
+    }
+
+    private static func scan(_ bytes: UnsafeRawBufferPointer) throws(ParameterScanner.Failure) -> MultipartContentType {
+        let media = try ParameterScanner.mediaType(bytes)
+        guard HeaderSyntax.equalsLowercase(UnsafeRawBufferPointer(rebasing: bytes[media.type]), "multipart"),
+            HeaderSyntax.equalsLowercase(UnsafeRawBufferPointer(rebasing: bytes[media.subtype]), "form-data")
+        else {
+            throw ParameterScanner.Failure(flag: .notMultipartFormData, offset: media.type.lowerBound)
+        }
+        var scanner = ParameterScanner(bytes, start: media.end)
+        var seen = Set<[UInt8]>()
+        var boundary: Boundary?
+        while let parameter = try scanner.next() {
+            let name = UnsafeRawBufferPointer(rebasing: bytes[parameter.name])
+            if ParameterScanner.isExtended(name) {
+                throw ParameterScanner.Failure(flag: .parameterContinuation, offset: parameter.name.lowerBound)
+            }
+            guard seen.insert(name.map(HeaderSyntax.lower)).inserted else {
+                throw ParameterScanner.Failure(flag: .duplicateParameter, offset: parameter.name.lowerBound)
+            }
+            if HeaderSyntax.equalsLowercase(name, "boundary") {
+                guard let value = Boundary(bytes[parameter.value]) else {
+                    throw ParameterScanner.Failure(flag: .boundaryInvalid, offset: parameter.value.lowerBound)
+                }
+                boundary = value
+            }
+        }
+        guard let boundary else {
+            throw ParameterScanner.Failure(flag: .boundaryMissing, offset: bytes.count)
+        }
+        return MultipartContentType(boundary: boundary)
+    }
+
+    /// The canonical header value for a boundary: quoted only when the boundary is not a token.
+    public static func headerValue(for boundary: Boundary) -> String {
+        boundary.isToken
+            ? "multipart/form-data; boundary=\(boundary)"
+            : "multipart/form-data; boundary=\"\(boundary)\""
+    }
+
+    /// Creates the value for a known boundary.
+    public init(boundary: Boundary) {
+        self.boundary = boundary
+    }
+}

@@ -1,0 +1,139 @@
+/// Writes `multipart/form-data` in partgate's canonical form (DESIGN.md, "Canonical output").
+///
+/// `--B CRLF`, `Content-Disposition: form-data; name="…"[; filename="…"]`, an optional `Content-Type`,
+/// kept headers, a blank line, the data, then `CRLF--B CRLF` before each later part and `CRLF--B--CRLF`
+/// at the end. No preamble, no epilogue, no `filename*`, no Content-Transfer-Encoding; names and
+/// filenames in UTF-8 inside plain quoted-strings; header names in one canonical case. The boundary is
+/// fresh per body from the system CSPRNG unless one is given (tests only).
+public struct MultipartEncoder: Sendable {
+    /// The boundary this encoder writes.
+    public let boundary: Boundary
+    /// Parts whose head has been written.
+    public private(set) var partsWritten = 0
+    private let openingDelimiter: [UInt8]
+    private let nextDelimiter: [UInt8]
+
+    /// - Parameter boundary: the boundary; a fresh random one by default.
+    public init(boundary: Boundary = .random()) {
+        self.boundary = boundary
+        openingDelimiter = Array("--".utf8) + boundary.bytes + [13, 10]
+        nextDelimiter = [13, 10] + openingDelimiter
+    }
+
+    /// The request `Content-Type` value announcing this encoder's boundary.
+    public var contentType: String { MultipartContentType.headerValue(for: boundary) }
+
+    /// Writes the delimiter and header section of the next part. Its data follows through the sink directly.
+    /// - Parameters:
+    ///   - part: name, filename, Content-Type and kept headers (``PartHead/index`` and offset are ignored).
+    ///   - sink: where to write.
+    /// - Throws: ``MultipartEncodingError`` if a value has no safe spelling; nothing is written then.
+    public mutating func writePartHead(_ part: PartHead, into sink: inout some ByteSink) throws(MultipartEncodingError) {
+        let bytes = try Self.encodedHead(part, first: partsWritten == 0, opening: openingDelimiter,
+                                         next: nextDelimiter)
+        sink.write(bytes)
+        partsWritten += 1
+    }
+
+    /// Writes the close delimiter.
+    public func writeEnd(into sink: inout some ByteSink) {
+        var bytes = partsWritten == 0 ? Array("--".utf8) : Array("\r\n--".utf8)
+        bytes += boundary.bytes
+        bytes += Array("--\r\n".utf8)
+        sink.write(bytes)
+    }
+
+    /// The exact length of a body with these parts and data lengths (what a `Content-Length` must say).
+    /// - Throws: ``MultipartEncodingError`` if a part has no safe spelling.
+    public func encodedLength(of parts: [(head: PartHead, dataLength: Int64)]) throws(MultipartEncodingError) -> Int64 {
+        var copy = MultipartEncoder(boundary: boundary)
+        var counter = ByteCounter()
+        for part in parts {
+            try copy.writePartHead(part.head, into: &counter)
+        }
+        copy.writeEnd(into: &counter)
+        return parts.reduce(counter.count) { $0 + $1.dataLength }
+    }
+
+    private static func encodedHead(
+        _ part: PartHead, first: Bool, opening: [UInt8], next: [UInt8]
+    ) throws(MultipartEncodingError) -> [UInt8] {
+        guard !part.name.isEmpty else { throw MultipartEncodingError(.emptyName, value: part.name) }
+        guard UnsafeName.isSafe(part.name), !part.name.utf8.contains(where: HeaderSyntax.isControl) else {
+            throw MultipartEncodingError(.unsafeName, value: part.name)
+        }
+        var out: [UInt8] = first ? opening : next
+        out.reserveCapacity(out.count + 64 + part.name.utf8.count + (part.filename?.utf8.count ?? 0))
+        out += Array("Content-Disposition: form-data; name=\"".utf8)
+        out += Array(part.name.utf8)
+        out.append(UInt8(ascii: "\""))
+        if let filename = part.filename {
+            guard UnsafeName.isSafe(filename), !filename.utf8.contains(where: HeaderSyntax.isControl) else {
+                throw MultipartEncodingError(.unsafeFilename, value: filename)
+            }
+            out += Array("; filename=\"".utf8)
+            out += Array(filename.utf8)
+            out.append(UInt8(ascii: "\""))
+        }
+        out += [13, 10]
+        if let contentType = part.contentType {
+            guard !contentType.isEmpty, !contentType.utf8.contains(where: HeaderSyntax.isControl) else {
+                throw MultipartEncodingError(.invalidHeaderValue, value: contentType)
+            }
+            out += Array("Content-Type: ".utf8)
+            out += Array(contentType.utf8)
+            out += [13, 10]
+        }
+        for header in part.headers {
+            guard !header.name.isEmpty, header.name.utf8.allSatisfy(HeaderSyntax.isTokenChar) else {
+                throw MultipartEncodingError(.invalidHeaderName, value: header.name)
+            }
+            guard !header.value.utf8.contains(where: HeaderSyntax.isControl) else {
+                throw MultipartEncodingError(.invalidHeaderValue, value: header.value)
+            }
+            out += canonicalFieldName(header.name)
+            out += Array(": ".utf8)
+            out += Array(header.value.utf8)
+            out += [13, 10]
+        }
+        out += [13, 10]
+        return out
+    }
+
+    /// `x-FOO-bar` → `X-Foo-Bar`: one canonical case for header names.
+    static func canonicalFieldName(_ name: String) -> [UInt8] {
+        var upper = true
+        return name.utf8.map { byte in
+            defer { upper = byte == UInt8(ascii: "-") }
+            let lower = HeaderSyntax.lower(byte)
+            return upper && lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z") ? lower - 32 : lower
+        }
+    }
+}
+
+/// A part the canonical encoder cannot write.
+public struct MultipartEncodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public enum Code: String, Hashable, Sendable {
+        case emptyName = "empty_name"
+        case unsafeName = "unsafe_name"
+        case unsafeFilename = "unsafe_filename"
+        case invalidHeaderName = "invalid_header_name"
+        case invalidHeaderValue = "invalid_header_value"
+    }
+
+    /// What is wrong.
+    public var code: Code
+    /// The offending value.
+    public var value: String
+
+    /// - Parameters:
+    ///   - code: what is wrong.
+    ///   - value: the offending value.
+    public init(_ code: Code, value: String) {
+        self.code = code
+        self.value = value
+    }
+
+    public var description: String { "\(code.rawValue): \(value.debugDescription)" }
+}
