@@ -31,14 +31,29 @@ public struct ContentDisposition: Sendable, Hashable {
         }
     }
 
+    /// Where the parameters are in a header value: ranges, so the parser builds text without copies.
+    struct Ranges {
+        var name: Range<Int>
+        var filename: Range<Int>?
+        var extendedFilename: Range<Int>?
+    }
+
     private static func scan(_ bytes: UnsafeRawBufferPointer) throws(ParameterScanner.Failure) -> ContentDisposition {
+        let ranges = try scanRanges(bytes)
+        var filename = ranges.filename.map { Array(bytes[$0]) }
+        if let extended = ranges.extendedFilename {
+            filename = try decodeExtendedValue(bytes, extended)
+        }
+        return ContentDisposition(name: Array(bytes[ranges.name]), filename: filename,
+                                  filenameWasExtended: ranges.extendedFilename != nil)
+    }
+
+    /// Scans a header value: `form-data`, then the parameters, strictly.
+    static func scanRanges(_ bytes: UnsafeRawBufferPointer) throws(ParameterScanner.Failure) -> Ranges {
         var index = 0
         while index < bytes.count, HeaderSyntax.isWhitespace(bytes[index]) { index += 1 }
         let typeStart = index
         while index < bytes.count, HeaderSyntax.isTokenChar(bytes[index]) { index += 1 }
-        guard index > typeStart else {
-            throw ParameterScanner.Failure(flag: .dispositionNotFormData, offset: typeStart)
-        }
         guard HeaderSyntax.equalsLowercase(UnsafeRawBufferPointer(rebasing: bytes[typeStart..<index]), "form-data")
         else {
             throw ParameterScanner.Failure(flag: .dispositionNotFormData, offset: typeStart)
@@ -74,15 +89,10 @@ public struct ContentDisposition: Sendable, Hashable {
         guard let name, !name.isEmpty else {
             throw ParameterScanner.Failure(flag: .missingName, offset: bytes.count)
         }
-        if let extended {
-            if filename != nil {
-                throw ParameterScanner.Failure(flag: .filenameConflict, offset: extended.at)
-            }
-            let decoded = try decodeExtendedValue(bytes, extended.range)
-            return ContentDisposition(name: Array(bytes[name]), filename: decoded, filenameWasExtended: true)
+        if let extended, filename != nil {
+            throw ParameterScanner.Failure(flag: .filenameConflict, offset: extended.at)
         }
-        return ContentDisposition(
-            name: Array(bytes[name]), filename: filename.map { Array(bytes[$0]) }, filenameWasExtended: false)
+        return Ranges(name: name, filename: filename, extendedFilename: extended?.range)
     }
 
     /// Decodes an RFC 5987 `ext-value`: `charset "'" [language] "'" *(attr-char / pct-encoded)`,

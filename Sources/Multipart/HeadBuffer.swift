@@ -1,17 +1,21 @@
 /// The current part's header section while it is being read: field names and values (without line
 /// terminators) in one reusable byte array, and a line that straddles a span edge.
 ///
-/// Bounded by ``MultipartLimits/partHeaderBytes``; its storage is reused from part to part.
+/// Bounded by ``MultipartLimits/partHeaderBytes``. The arrays keep their size from part to part and are
+/// addressed through explicit counts, so resetting for the next part costs nothing.
 struct HeadBuffer: Sendable {
     struct Field: Sendable {
         var name: Range<Int>
         var value: Range<Int>
     }
 
-    var bytes: [UInt8] = []
-    var fields: [Field] = []
+    private(set) var bytes: [UInt8] = []
+    private(set) var byteCount = 0
+    private(set) var fields: [Field] = []
+    private(set) var fieldCount = 0
     /// The start of a line that has no terminator yet.
-    var partial: [UInt8] = []
+    private(set) var partial: [UInt8] = []
+    private(set) var partialCount = 0
     /// Bytes of the header section so far, terminators included.
     var totalBytes = 0
     /// Header lines so far.
@@ -20,34 +24,65 @@ struct HeadBuffer: Sendable {
     var lineStart: Int64 = 0
 
     var isEmpty: Bool { totalBytes == 0 }
-    var hasPartialLine: Bool { !partial.isEmpty }
+    var hasPartialLine: Bool { partialCount > 0 }
+    var hasFields: Bool { fieldCount > 0 }
 
-    mutating func reserve(_ capacity: Int) {
-        bytes.reserveCapacity(capacity)
-        fields.reserveCapacity(4)
-    }
-
+    @inline(__always)
     mutating func reset(at offset: Int64) {
-        bytes.removeAll(keepingCapacity: true)
-        fields.removeAll(keepingCapacity: true)
-        partial.removeAll(keepingCapacity: true)
+        byteCount = 0
+        fieldCount = 0
+        partialCount = 0
         totalBytes = 0
         lines = 0
         lineStart = offset
     }
 
+    /// The recorded fields, in order.
+    var recordedFields: ArraySlice<Field> { fields[0..<fieldCount] }
+
     mutating func append(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        let nameStart = bytes.count
-        bytes.append(contentsOf: name)
-        let valueStart = bytes.count
-        bytes.append(contentsOf: value)
-        fields.append(Field(name: nameStart..<valueStart, value: valueStart..<bytes.count))
+        let nameStart = byteCount
+        Self.copy(name, into: &bytes, at: &byteCount)
+        let valueStart = byteCount
+        Self.copy(value, into: &bytes, at: &byteCount)
+        let field = Field(name: nameStart..<valueStart, value: valueStart..<byteCount)
+        if fieldCount < fields.count {
+            fields[fieldCount] = field
+        } else {
+            fields.append(field)
+        }
+        fieldCount += 1
     }
 
     /// Appends an obs-fold continuation to the last field's value, joined by one space.
     mutating func continueLast(_ value: UnsafeRawBufferPointer) {
-        bytes.append(0x20)
-        bytes.append(contentsOf: value)
-        fields[fields.count - 1].value = fields[fields.count - 1].value.lowerBound..<bytes.count
+        let space: UInt8 = 0x20
+        withUnsafeBytes(of: space) { Self.copy($0, into: &bytes, at: &byteCount) }
+        Self.copy(value, into: &bytes, at: &byteCount)
+        fields[fieldCount - 1].value = fields[fieldCount - 1].value.lowerBound..<byteCount
+    }
+
+    /// Appends bytes of a line that continues in the next span.
+    mutating func appendPartial(_ piece: UnsafeRawBufferPointer) {
+        Self.copy(piece, into: &partial, at: &partialCount)
+    }
+
+    /// Hands out the completed partial line (valid bytes: `0..<count`) and forgets it.
+    mutating func takePartial() -> (bytes: [UInt8], count: Int) {
+        defer { partialCount = 0 }
+        return (partial, partialCount)
+    }
+
+    @inline(__always)
+    private static func copy(_ source: UnsafeRawBufferPointer, into array: inout [UInt8], at count: inout Int) {
+        let needed = count + source.count
+        if needed > array.count {
+            array.append(contentsOf: repeatElement(0, count: max(needed, array.count * 2, 64) - array.count))
+        }
+        guard source.count > 0 else { return }
+        array.withUnsafeMutableBytes { destination in
+            (destination.baseAddress! + count).copyMemory(from: source.baseAddress!, byteCount: source.count)
+        }
+        count = needed
     }
 }

@@ -23,60 +23,68 @@ struct DelimiterSearch {
 extension MultipartParser {
     /// Searches `pattern` (whose first byte never recurs inside it) from `start`, continuing a match held
     /// back from the previous span. Linear: each byte is examined at most twice.
-    mutating func search(_ pattern: [UInt8], _ span: UnsafeRawBufferPointer, from start: Int) -> DelimiterSearch {
+    @inline(__always)
+    mutating func search(
+        _ pattern: UnsafePointer<UInt8>, _ length: Int, _ span: UnsafeRawBufferPointer, from start: Int
+    ) -> DelimiterSearch {
         let count = span.count
-        let base = span.baseAddress!
-        return pattern.withUnsafeBufferPointer { pattern in
-            let length = pattern.count
-            var released = 0
-            let releasedOffset = heldOffset
-            var position = start
-            if heldCount > 0 {
-                var matched = heldCount
-                var index = start
-                while index < count, matched < length, span[index] == pattern[matched] {
-                    index += 1
-                    matched += 1
-                }
-                if matched == length {
-                    heldCount = 0
-                    return DelimiterSearch(released: 0, releasedOffset: releasedOffset, dataEnd: start, next: index,
-                                           matchOffset: releasedOffset)
-                }
-                if index == count {
-                    heldCount = matched
-                    return DelimiterSearch(released: 0, releasedOffset: releasedOffset, dataEnd: start, next: nil,
-                                           matchOffset: 0)
-                }
-                released = heldCount
+        let base = span.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        var released = 0
+        let releasedOffset = heldOffset
+        var position = start
+        if heldCount > 0 {
+            var matched = heldCount
+            var index = start
+            while index < count, matched < length, base[index] == pattern[matched] {
+                index += 1
+                matched += 1
+            }
+            if matched == length {
                 heldCount = 0
-                position = index
+                return DelimiterSearch(released: 0, releasedOffset: releasedOffset, dataEnd: start, next: index,
+                                       matchOffset: releasedOffset)
             }
-            let lead = Int32(pattern[0])
-            while position < count {
-                guard let hit = memchr(base + position, lead, count - position) else { break }
-                let at = UnsafeRawPointer(hit) - base
-                var matched = 1
-                var index = at + 1
-                while index < count, matched < length, span[index] == pattern[matched] {
-                    index += 1
-                    matched += 1
-                }
-                if matched == length {
-                    return DelimiterSearch(released: released, releasedOffset: releasedOffset, dataEnd: at,
-                                           next: index, matchOffset: spanOffset + Int64(at))
-                }
-                if index == count {
-                    heldCount = matched
-                    heldOffset = spanOffset + Int64(at)
-                    return DelimiterSearch(released: released, releasedOffset: releasedOffset, dataEnd: at,
-                                           next: nil, matchOffset: 0)
-                }
-                position = index
+            if index == count {
+                heldCount = matched
+                return DelimiterSearch(released: 0, releasedOffset: releasedOffset, dataEnd: start, next: nil,
+                                       matchOffset: 0)
             }
-            return DelimiterSearch(released: released, releasedOffset: releasedOffset, dataEnd: count, next: nil,
-                                   matchOffset: 0)
+            released = heldCount
+            heldCount = 0
+            position = index
         }
+        let lead = Int32(pattern[0])
+        while position < count {
+            guard let hit = memchr(base + position, lead, count - position) else { break }
+            let at = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+            if at + length <= count {
+                // The whole pattern fits in this span: one compare.
+                if memcmp(base + at + 1, pattern + 1, length - 1) == 0 {
+                    return DelimiterSearch(released: released, releasedOffset: releasedOffset, dataEnd: at,
+                                           next: at + length, matchOffset: spanOffset + Int64(at))
+                }
+                // Skip the bytes that matched: none of them is the lead byte.
+                var index = at + 1
+                while base[index] == pattern[index - at] { index += 1 }
+                position = index
+                continue
+            }
+            var matched = 1
+            var index = at + 1
+            while index < count, base[index] == pattern[matched] {
+                index += 1
+                matched += 1
+            }
+            if index == count {
+                heldCount = matched
+                heldOffset = spanOffset + Int64(at)
+                return DelimiterSearch(released: released, releasedOffset: releasedOffset, dataEnd: at,
+                                       next: nil, matchOffset: 0)
+            }
+            position = index
+        }
+        return DelimiterSearch(released: released, releasedOffset: releasedOffset, dataEnd: count, next: nil,
+                               matchOffset: 0)
     }
 
     /// At offset 0: is the body opened by `--boundary` with no preamble?
@@ -85,8 +93,9 @@ extension MultipartParser {
     ) throws(MultipartError) -> Int {
         var matched = heldCount
         var index = start
-        let length = dashBoundary.count
-        while index < span.count, matched < length, span[index] == dashBoundary[matched] {
+        let length = patterns.dashLength
+        let pattern = patterns.dashBoundary
+        while index < span.count, matched < length, span[index] == pattern[matched] {
             index += 1
             matched += 1
         }
@@ -110,7 +119,7 @@ extension MultipartParser {
     mutating func scanPreamble<Handler: MultipartHandler>(
         _ span: UnsafeRawBufferPointer, _ start: Int, _ handler: inout Handler
     ) throws(MultipartError) -> Int {
-        let found = search(lfDelimiter, span, from: start)
+        let found = search(patterns.lfDelimiter, patterns.dashLength + 1, span, from: start)
         try addPreamble(found.released + found.dataEnd - start)
         guard let next = found.next else { return span.count }
         partOffset = found.matchOffset
@@ -128,14 +137,12 @@ extension MultipartParser {
     mutating func scanBody<Handler: MultipartHandler>(
         _ span: UnsafeRawBufferPointer, _ start: Int, _ handler: inout Handler
     ) throws(MultipartError) -> Int {
-        let pattern = lineMode == .lf ? lfDelimiter : crlfDelimiter
-        let found = search(pattern, span, from: start)
+        let lf = lineMode == .lf
+        let pattern = lf ? patterns.lfDelimiter : patterns.crlfDelimiter
+        let found = search(pattern, patterns.dashLength + (lf ? 1 : 2), span, from: start)
         if found.released > 0 {
             try countBody(found.released, at: found.releasedOffset)
-            pattern.withUnsafeBytes { held in
-                handler.partBody(UnsafeRawBufferPointer(rebasing: held[0..<found.released]),
-                                 offset: found.releasedOffset)
-            }
+            handler.partBody(UnsafeRawBufferPointer(start: pattern, count: found.released), offset: found.releasedOffset)
         }
         if found.dataEnd > start {
             let offset = spanOffset + Int64(start)
@@ -226,6 +233,7 @@ extension MultipartParser {
         partCount += 1
         paddingBytes = 0
         head.reset(at: offset + 1)
+        pending = PendingPart()
         state = .headers
     }
 

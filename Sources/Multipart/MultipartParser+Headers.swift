@@ -16,18 +16,19 @@ extension MultipartParser {
         while index < span.count {
             guard let hit = memchr(base + index, 10, span.count - index) else {
                 try addHeaderBytes(span.count - index)
-                head.partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: span[index...]))
+                head.appendPartial(UnsafeRawBufferPointer(rebasing: span[index...]))
                 return span.count
             }
             let end = UnsafeRawPointer(hit) - base
             try addHeaderBytes(end + 1 - index)
-            if head.partial.isEmpty {
+            if !head.hasPartialLine {
                 try headerLine(UnsafeRawBufferPointer(rebasing: span[index..<end]), &handler)
             } else {
-                head.partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: span[index..<end]))
-                let line = head.partial
-                head.partial.removeAll(keepingCapacity: true)
-                try withRawBytes(line) { (line) throws(MultipartError) in try headerLine(line, &handler) }
+                head.appendPartial(UnsafeRawBufferPointer(rebasing: span[index..<end]))
+                let line = head.takePartial()
+                try withRawBytes(line.bytes) { (bytes) throws(MultipartError) in
+                    try headerLine(UnsafeRawBufferPointer(rebasing: bytes[0..<line.count]), &handler)
+                }
             }
             head.lineStart = spanOffset + Int64(end + 1)
             index = end + 1
@@ -36,6 +37,7 @@ extension MultipartParser {
         return index
     }
 
+    @inline(__always)
     private mutating func addHeaderBytes(_ count: Int) throws(MultipartError) {
         head.totalBytes += count
         if head.totalBytes > limits.partHeaderBytes {
@@ -43,19 +45,18 @@ extension MultipartParser {
         }
     }
 
-    /// One header line, without its LF (a trailing CR is the CRLF's).
+    /// One header line, without its LF (a trailing CR is the CRLF's). One pass over the bytes.
     private mutating func headerLine<Handler: MultipartHandler>(
         _ raw: UnsafeRawBufferPointer, _ handler: inout Handler
     ) throws(MultipartError) {
         let at = head.lineStart
-        var line = raw
-        var lf = true
-        if let last = line.last, last == 13 {
-            line = UnsafeRawBufferPointer(rebasing: line.dropLast())
-            lf = false
+        var count = raw.count
+        let lf = count == 0 || raw[count - 1] != 13
+        if !lf { count -= 1 }
+        if lineMode != (lf ? .lf : .crlf) {
+            try checkLineEnding(lf: lf, at: at + Int64(raw.count), &handler)
         }
-        try checkLineEnding(lf: lf, at: at + Int64(raw.count), &handler)
-        if line.isEmpty {
+        if count == 0 {
             try finishHead(&handler)
             return
         }
@@ -63,138 +64,190 @@ extension MultipartParser {
         if head.lines > limits.headerLines {
             throw MultipartError(.limit(.headerLines), part: currentPart, offset: at)
         }
-        if let control = line.firstIndex(where: HeaderSyntax.isControl) {
-            throw MultipartError(.flag(.headerCTL), part: currentPart, offset: at + Int64(control))
-        }
+        let line = UnsafeRawBufferPointer(rebasing: raw[0..<count])
         if HeaderSyntax.isWhitespace(line[0]) {
-            guard !head.fields.isEmpty, actions[.headerFolding] == .normalize else {
+            let value = try headerValue(line, from: 0, at: at)
+            guard deferHeaders, head.hasFields else {
                 throw MultipartError(.flag(.headerFolding), part: currentPart, offset: at)
             }
             handler.violation(MultipartViolation(flag: .headerFolding, part: currentPart, offset: at))
-            head.continueLast(trimmed(line, from: 0))
+            head.continueLast(value)
+            return
+        }
+        if !deferHeaders, !pending.hasDisposition, let fast = DispositionFastPath.parse(line) {
+            pending.hasDisposition = true
+            pending.name = String(decoding: UnsafeRawBufferPointer(rebasing: line[fast.name]), as: UTF8.self)
+            if let filename = fast.filename {
+                pending.filename = String(decoding: UnsafeRawBufferPointer(rebasing: line[filename]), as: UTF8.self)
+            }
             return
         }
         var colon = 0
-        while colon < line.count, HeaderSyntax.isTokenChar(line[colon]) { colon += 1 }
-        guard colon > 0, colon < line.count, line[colon] == UInt8(ascii: ":") else {
-            throw MultipartError(.flag(.invalidHeader), part: currentPart, offset: at + Int64(colon))
+        while colon < count, HeaderSyntax.isTokenChar(line[colon]) { colon += 1 }
+        guard colon > 0, colon < count, line[colon] == UInt8(ascii: ":") else {
+            let flag: StrictFlag = line.contains(where: HeaderSyntax.isControl) ? .headerCTL : .invalidHeader
+            throw MultipartError(.flag(flag), part: currentPart, offset: at + Int64(colon))
         }
-        head.append(name: UnsafeRawBufferPointer(rebasing: line[0..<colon]), value: trimmed(line, from: colon + 1))
+        let name = UnsafeRawBufferPointer(rebasing: line[0..<colon])
+        let value = try headerValue(line, from: colon + 1, at: at)
+        if deferHeaders {
+            head.append(name: name, value: value)
+        } else {
+            try interpretField(name: name, value: value, &handler)
+        }
     }
 
-    private func trimmed(_ line: UnsafeRawBufferPointer, from start: Int) -> UnsafeRawBufferPointer {
+    /// The OWS-trimmed value from `start` to the end of `line`; rejects control characters.
+    @inline(__always)
+    private func headerValue(
+        _ line: UnsafeRawBufferPointer, from start: Int, at: Int64
+    ) throws(MultipartError) -> UnsafeRawBufferPointer {
         var lower = start
-        var upper = line.count
-        while lower < upper, HeaderSyntax.isWhitespace(line[lower]) { lower += 1 }
-        while upper > lower, HeaderSyntax.isWhitespace(line[upper - 1]) { upper -= 1 }
+        while lower < line.count, HeaderSyntax.isWhitespace(line[lower]) { lower += 1 }
+        var upper = lower
+        var index = lower
+        while index < line.count {
+            let byte = line[index]
+            index += 1
+            if byte > 0x20 && byte != 0x7F {
+                upper = index
+            } else if byte != 0x20 && byte != 0x09 {
+                throw MultipartError(.flag(.headerCTL), part: currentPart, offset: at + Int64(index - 1))
+            }
+        }
         return UnsafeRawBufferPointer(rebasing: line[lower..<upper])
     }
 
-    /// The blank line: interpret the collected fields and emit the part head.
+    /// True when header lines are kept raw until the blank line, so that an obs-fold continuation can
+    /// still be joined to the line before it (only when `header_folding` is normalized).
+    var deferHeaders: Bool { foldingNormalized }
+
+    /// The blank line: interpret deferred fields and emit the part head.
     private mutating func finishHead<Handler: MultipartHandler>(_ handler: inout Handler) throws(MultipartError) {
-        let head = try withRawBytes(self.head.bytes) { (bytes) throws(MultipartError) -> PartHead in
-            try interpretHead(bytes, &handler)
+        if deferHeaders {
+            let buffer = head.bytes
+            for field in head.recordedFields {
+                try withRawBytes(buffer) { (bytes) throws(MultipartError) in
+                    try interpretField(name: UnsafeRawBufferPointer(rebasing: bytes[field.name]),
+                                       value: UnsafeRawBufferPointer(rebasing: bytes[field.value]), &handler)
+                }
+            }
         }
+        guard pending.hasDisposition, let name = pending.name else {
+            throw MultipartError(.flag(.missingContentDisposition), part: partCount - 1, offset: partOffset)
+        }
+        let head = PartHead(index: partCount - 1, name: name, filename: pending.filename,
+                            contentType: pending.contentType, headers: pending.others, offset: partOffset)
         currentIsField = head.filename == nil
         currentBodyBytes = 0
         state = .body
         handler.partHead(head)
     }
 
-    private mutating func interpretHead<Handler: MultipartHandler>(
-        _ bytes: UnsafeRawBufferPointer, _ handler: inout Handler
-    ) throws(MultipartError) -> PartHead {
+    /// Interprets one complete header field of the current part.
+    private mutating func interpretField<Handler: MultipartHandler>(
+        name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, _ handler: inout Handler
+    ) throws(MultipartError) {
         let part = partCount - 1
         let at = partOffset
-        var disposition: Range<Int>?
-        var contentType: Range<Int>?
-        var transferEncoding: Range<Int>?
-        var others: [PartHeader] = []
-        for field in head.fields {
-            let name = UnsafeRawBufferPointer(rebasing: bytes[field.name])
-            if HeaderSyntax.equalsLowercase(name, "content-disposition") {
-                guard disposition == nil else {
-                    throw MultipartError(.flag(.duplicateContentDisposition), part: part, offset: at)
-                }
-                disposition = field.value
-            } else if HeaderSyntax.equalsLowercase(name, "content-type") {
-                guard contentType == nil else {
-                    throw MultipartError(.flag(.duplicateContentType), part: part, offset: at)
-                }
-                contentType = field.value
-            } else if HeaderSyntax.equalsLowercase(name, "content-transfer-encoding") {
-                guard transferEncoding == nil else {
-                    throw MultipartError(.flag(.contentTransferEncoding), part: part, offset: at)
-                }
-                transferEncoding = field.value
-            } else {
-                others.append(PartHeader(name: String(decoding: name, as: UTF8.self),
-                                         value: String(decoding: bytes[field.value], as: UTF8.self)))
+        if HeaderSyntax.equalsLowercase(name, "content-disposition") {
+            guard !pending.hasDisposition else {
+                throw MultipartError(.flag(.duplicateContentDisposition), part: part, offset: at)
             }
-        }
-        guard let disposition else {
-            throw MultipartError(.flag(.missingContentDisposition), part: part, offset: at)
-        }
-        let parsed: ContentDisposition
-        do {
-            parsed = try ContentDisposition.parse(UnsafeRawBufferPointer(rebasing: bytes[disposition]))
-        } catch {
-            throw MultipartError(error.reason, part: part, offset: at)
-        }
-        let name = try text(parsed.name, unsafe: .unsafeName, part: part, &handler)
-        var filename: String?
-        if let raw = parsed.filename {
-            if parsed.filenameWasExtended {
-                try normalizeOrReject(.filenameExtended, part: part, at: at, &handler)
+            pending.hasDisposition = true
+            try interpretDisposition(value, &handler)
+        } else if HeaderSyntax.equalsLowercase(name, "content-type") {
+            guard !pending.hasContentType else {
+                throw MultipartError(.flag(.duplicateContentType), part: part, offset: at)
             }
-            filename = try text(raw, unsafe: .unsafeFilename, part: part, &handler)
-        }
-        var canonicalType: String?
-        if let contentType {
+            pending.hasContentType = true
+            let canonical: PartContentType.Canonical
             do {
-                let canonical = try PartContentType.canonical(UnsafeRawBufferPointer(rebasing: bytes[contentType]))
-                if canonical.isMultipart {
-                    try normalizeOrReject(.nestedMultipart, part: part, at: at, &handler)
-                }
-                canonicalType = canonical.value
-            } catch let error as ParameterScanner.Failure {
-                throw MultipartError(.flag(error.flag), part: part, offset: at)
+                canonical = try PartContentType.canonical(value)
             } catch {
-                throw error as! MultipartError
+                throw MultipartError(.flag(error.flag), part: part, offset: at)
             }
-        }
-        if let transferEncoding {
-            let value = UnsafeRawBufferPointer(rebasing: bytes[transferEncoding])
+            if canonical.isMultipart {
+                try normalizeOrReject(.nestedMultipart, part: part, at: at, &handler)
+            }
+            pending.contentType = canonical.value
+        } else if HeaderSyntax.equalsLowercase(name, "content-transfer-encoding") {
+            guard !pending.hasTransferEncoding else {
+                throw MultipartError(.flag(.contentTransferEncoding), part: part, offset: at)
+            }
+            pending.hasTransferEncoding = true
             let identity = HeaderSyntax.equalsLowercase(value, "7bit") || HeaderSyntax.equalsLowercase(value, "8bit")
                 || HeaderSyntax.equalsLowercase(value, "binary")
             guard identity else {
                 throw MultipartError(.flag(.contentTransferEncoding), part: part, offset: at)
             }
             try normalizeOrReject(.contentTransferEncoding, part: part, at: at, &handler)
+        } else {
+            pending.others.append(PartHeader(name: String(decoding: name, as: UTF8.self),
+                                             value: String(decoding: value, as: UTF8.self)))
         }
-        return PartHead(index: part, name: name, filename: filename, contentType: canonicalType,
-                        headers: others, offset: at)
+    }
+
+    /// The general Content-Disposition path: every parameter form the strict parser accepts.
+    private mutating func interpretDisposition<Handler: MultipartHandler>(
+        _ value: UnsafeRawBufferPointer, _ handler: inout Handler
+    ) throws(MultipartError) {
+        let part = partCount - 1
+        let at = partOffset
+        let ranges: ContentDisposition.Ranges
+        do {
+            ranges = try ContentDisposition.scanRanges(value)
+        } catch {
+            throw MultipartError(.flag(error.flag), part: part, offset: at)
+        }
+        pending.name = try text(UnsafeRawBufferPointer(rebasing: value[ranges.name]), unsafe: .unsafeName, &handler)
+        if let range = ranges.filename {
+            pending.filename = try text(UnsafeRawBufferPointer(rebasing: value[range]), unsafe: .unsafeFilename,
+                                        &handler)
+        } else if let range = ranges.extendedFilename {
+            try normalizeOrReject(.filenameExtended, part: part, at: at, &handler)
+            let decoded: [UInt8]
+            do {
+                decoded = try ContentDisposition.decodeExtendedValue(value, range)
+            } catch {
+                throw MultipartError(.flag(error.flag), part: part, offset: at)
+            }
+            pending.filename = try withRawBytes(decoded) { (bytes) throws(MultipartError) -> String in
+                try text(bytes, unsafe: .unsafeFilename, &handler)
+            }
+        }
     }
 
     /// Turns a name or filename into text: valid UTF-8, and none of the characters that no spelling
-    /// carries alike to every backend (`"`, `\`, CR, LF, `%22`, `%0D`, `%0A`).
+    /// carries alike to every backend (`"`, `\`, CR, LF, `%22`, `%0D`, `%0A`). One pass for plain ASCII.
     private mutating func text<Handler: MultipartHandler>(
-        _ raw: [UInt8], unsafe flag: StrictFlag, part: Int, _ handler: inout Handler
+        _ raw: UnsafeRawBufferPointer, unsafe flag: StrictFlag, _ handler: inout Handler
     ) throws(MultipartError) -> String {
-        let at = partOffset
-        var bytes = raw
-        if let firstUnsafe = UnsafeName.firstUnsafeIndex(in: bytes) {
-            _ = firstUnsafe
-            try normalizeOrReject(flag, part: part, at: at, &handler)
-            bytes = UnsafeName.replacingUnsafe(in: bytes)
+        var ascii = true
+        var safe = true
+        for byte in raw {
+            if byte >= 0x80 {
+                ascii = false
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "%")
+                || byte == 13 || byte == 10
+            {
+                safe = false
+            }
         }
-        if bytes.allSatisfy({ $0 < 0x80 }) {
-            return String(decoding: bytes, as: UTF8.self)
+        if !safe && !UnsafeName.isSafe(raw) {
+            try normalizeOrReject(flag, part: partCount - 1, at: partOffset, &handler)
+            let replaced = UnsafeName.replacingUnsafe(in: Array(raw))
+            return try withRawBytes(replaced) { (bytes) throws(MultipartError) -> String in
+                try text(bytes, unsafe: flag, &handler)
+            }
         }
-        if let valid = String(validating: bytes, as: UTF8.self) {
+        if ascii {
+            return String(decoding: raw, as: UTF8.self)
+        }
+        if let valid = String(validating: raw, as: UTF8.self) {
             return valid
         }
-        try normalizeOrReject(.invalidUTF8, part: part, at: at, &handler)
-        return String(decoding: bytes, as: UTF8.self)
+        try normalizeOrReject(.invalidUTF8, part: partCount - 1, at: partOffset, &handler)
+        return String(decoding: raw, as: UTF8.self)
     }
 }

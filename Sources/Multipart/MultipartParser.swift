@@ -39,12 +39,8 @@ public struct MultipartParser: Sendable {
         case failed(MultipartError)
     }
 
-    /// `--` boundary: the first delimiter when there is no preamble.
-    let dashBoundary: [UInt8]
-    /// CR LF `--` boundary.
-    let crlfDelimiter: [UInt8]
-    /// LF `--` boundary (preamble search, and bodies in LF mode).
-    let lfDelimiter: [UInt8]
+    /// The delimiter patterns for this body's boundary.
+    let patterns: DelimiterPatterns
     let limits: MultipartLimits
     let actions: ParserActions
 
@@ -71,8 +67,13 @@ public struct MultipartParser: Sendable {
     /// Transport-padding bytes on the current delimiter line (bounded by `partHeaderBytes`).
     var paddingBytes = 0
 
-    /// The current part's header section: raw lines without terminators, and ranges into them.
+    /// The current part's header lines: a line straddling spans, and (only when folding is normalized)
+    /// raw fields kept until the blank line.
     var head = HeadBuffer()
+    /// What the current part's header lines said so far.
+    var pending = PendingPart()
+    /// Whether `header_folding` is normalized (header fields are then interpreted at the blank line).
+    let foldingNormalized: Bool
 
     /// Creates a parser for one body.
     /// - Parameters:
@@ -80,13 +81,10 @@ public struct MultipartParser: Sendable {
     ///   - limits: size and count limits.
     ///   - strictness: the action for each strict flag.
     public init(boundary: Boundary, limits: MultipartLimits = MultipartLimits(), strictness: Strictness = Strictness()) {
-        let dash: [UInt8] = [UInt8(ascii: "-"), UInt8(ascii: "-")]
-        dashBoundary = dash + boundary.bytes
-        crlfDelimiter = [13, 10] + dash + boundary.bytes
-        lfDelimiter = [10] + dash + boundary.bytes
+        patterns = DelimiterPatterns(boundary)
         self.limits = limits
         self.actions = ParserActions(strictness)
-        head.reserve(min(limits.partHeaderBytes, 1024))
+        foldingNormalized = strictness.action(for: .headerFolding) == .normalize
     }
 
     /// Number of parts whose head has been read (or started).

@@ -6,7 +6,18 @@
 public enum UnsafeName {
     /// The index of the first unsafe character (for a `%XX` sequence, of its `%`), or nil if there is none.
     public static func firstUnsafeIndex(in bytes: some Collection<UInt8>) -> Int? {
-        let array = Array(bytes)
+        if let index = bytes.withContiguousStorageIfAvailable({ firstUnsafeIndex(inBuffer: UnsafeRawBufferPointer($0)) }) {
+            return index
+        }
+        return Array(bytes).withUnsafeBytes { firstUnsafeIndex(inBuffer: $0) }
+    }
+
+    /// True if `bytes` holds none of the unsafe characters.
+    static func isSafe(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        firstUnsafeIndex(inBuffer: bytes) == nil
+    }
+
+    private static func firstUnsafeIndex(inBuffer array: UnsafeRawBufferPointer) -> Int? {
         var index = 0
         while index < array.count {
             switch array[index] {
