@@ -16,8 +16,8 @@ extension FileExtensions {
     }
 
     /// Every known type. Where two entries share an extension, the first listed is that extension's primary type.
-    static let entries: [Entry] = imageEntries + mediaEntries + archiveEntries + documentEntries + codeEntries
-        + textEntries
+    static let entries: [Entry] =
+        imageEntries + mediaEntries + archiveEntries + documentEntries + codeEntries + textEntries
 
     private static let imageEntries: [Entry] = [
         Entry("image/png", ["png", "apng"], aliases: ["image/x-png", "image/apng", "image/vnd.mozilla.apng"]),
@@ -31,14 +31,22 @@ extension FileExtensions {
         Entry("image/heif", ["heif", "heifs", "hif"], aliases: ["image/heif-sequence"]),
         Entry("image/heic", ["heic", "heics"], aliases: ["image/heic-sequence"]),
         Entry("image/jxl", ["jxl"]),
-        Entry("image/vnd.adobe.photoshop", ["psd"], aliases: ["image/x-photoshop", "application/x-photoshop", "image/psd"]),
+        Entry(
+            "image/vnd.adobe.photoshop",
+            ["psd"],
+            aliases: ["image/x-photoshop", "application/x-photoshop", "image/psd"]
+        ),
         Entry("image/svg+xml", ["svg", "svgz"]),
     ]
 
     private static let mediaEntries: [Entry] = [
         Entry("audio/basic", ["au", "snd"]),
         Entry("audio/aiff", ["aif", "aiff", "aifc"], aliases: ["audio/x-aiff"]),
-        Entry("audio/mpeg", ["mp3", "mpga", "mp2"], aliases: ["audio/mp3", "audio/x-mp3", "audio/mpeg3", "audio/x-mpeg"]),
+        Entry(
+            "audio/mpeg",
+            ["mp3", "mpga", "mp2"],
+            aliases: ["audio/mp3", "audio/x-mp3", "audio/mpeg3", "audio/x-mpeg"]
+        ),
         Entry("audio/ogg", ["ogg", "oga", "opus", "spx"], aliases: ["audio/vorbis", "audio/opus", "audio/x-ogg"]),
         Entry("audio/midi", ["mid", "midi", "kar", "rmi"], aliases: ["audio/x-midi", "audio/mid"]),
         Entry("audio/wav", ["wav"], aliases: ["audio/wave", "audio/x-wav", "audio/vnd.wave", "audio/x-pn-wav"]),
@@ -56,7 +64,11 @@ extension FileExtensions {
         Entry("video/ogg", ["ogv"]),
         Entry("application/ogg", ["ogx"], aliases: ["application/x-ogg"]),
         Entry("font/ttf", ["ttf"], aliases: ["application/x-font-ttf", "application/x-font-truetype", "font/sfnt"]),
-        Entry("font/otf", ["otf"], aliases: ["font/opentype", "application/x-font-opentype", "application/x-font-otf"]),
+        Entry(
+            "font/otf",
+            ["otf"],
+            aliases: ["font/opentype", "application/x-font-opentype", "application/x-font-otf"]
+        ),
         Entry("font/collection", ["ttc", "otc"]),
         Entry("font/woff", ["woff"], aliases: ["application/font-woff", "application/x-font-woff"]),
         Entry("font/woff2", ["woff2"], aliases: ["application/font-woff2"]),
@@ -65,8 +77,12 @@ extension FileExtensions {
 
     private static let archiveEntries: [Entry] = [
         Entry(
-            "application/gzip", ["gz", "tgz", "gzip"],
-            aliases: ["application/x-gzip", "application/x-gunzip", "application/gzipped", "application/x-compressed-tar"]),
+            "application/gzip",
+            ["gz", "tgz", "gzip"],
+            aliases: [
+                "application/x-gzip", "application/x-gunzip", "application/gzipped", "application/x-compressed-tar",
+            ]
+        ),
         Entry("application/zip", ["zip"], aliases: ["application/x-zip-compressed", "application/x-zip"]),
         Entry("application/vnd.rar", ["rar"], aliases: ["application/x-rar-compressed", "application/x-rar"]),
         Entry("application/x-7z-compressed", ["7z"]),
@@ -88,7 +104,11 @@ extension FileExtensions {
         Entry("application/rtf", ["rtf"], aliases: ["text/rtf"]),
         Entry("application/x-ole-storage", ["cfb"]),
         Entry("application/msword", ["doc", "dot"]),
-        Entry("application/vnd.ms-excel", ["xls", "xlt", "xla"], aliases: ["application/excel", "application/x-msexcel"]),
+        Entry(
+            "application/vnd.ms-excel",
+            ["xls", "xlt", "xla"],
+            aliases: ["application/excel", "application/x-msexcel"]
+        ),
         Entry("application/vnd.ms-powerpoint", ["ppt", "pps", "pot"], aliases: ["application/mspowerpoint"]),
         Entry("application/vnd.ms-outlook", ["msg"]),
         Entry("application/vnd.openxmlformats-officedocument.wordprocessingml.document", ["docx"]),
@@ -120,33 +140,63 @@ extension FileExtensions {
 
     private static let codeEntries: [Entry] = [
         Entry(
-            "application/x-msdownload", ["exe", "dll", "sys", "scr", "cpl", "ocx", "drv", "efi"],
+            "application/x-msdownload",
+            ["exe", "dll", "sys", "scr", "cpl", "ocx", "drv", "efi"],
             aliases: [
                 "application/vnd.microsoft.portable-executable", "application/x-dosexec", "application/x-msdos-program",
                 "application/x-ms-dos-executable", "application/exe", "application/x-exe", "application/x-winexe",
-            ]),
+            ]
+        ),
         Entry(
-            "application/x-executable", ["elf", "so", "o", "out", "axf", "prx"],
-            aliases: ["application/x-elf", "application/x-sharedlib", "application/x-object", "application/x-pie-executable"]),
-        Entry("application/x-mach-binary", ["dylib", "macho"], aliases: ["application/x-mach-o", "application/x-mach-o-executable"]),
+            "application/x-executable",
+            ["elf", "so", "o", "out", "axf", "prx"],
+            aliases: [
+                "application/x-elf", "application/x-sharedlib", "application/x-object", "application/x-pie-executable",
+            ]
+        ),
+        Entry(
+            "application/x-mach-binary",
+            ["dylib", "macho"],
+            aliases: ["application/x-mach-o", "application/x-mach-o-executable"]
+        ),
         Entry("application/java-vm", ["class"], aliases: ["application/x-java-class", "application/x-java-vm"]),
         Entry("application/wasm", ["wasm"]),
         Entry("application/x-shockwave-flash", ["swf"], aliases: ["application/vnd.adobe.flash-movie"]),
-        Entry("application/java-archive", ["jar", "war", "ear"], aliases: ["application/x-java-archive", "application/x-jar"]),
-        Entry("application/vnd.android.package-archive", ["apk"]),
-        Entry("application/x-msi", ["msi", "msp", "mst"], aliases: ["application/x-ms-installer", "application/x-windows-installer"]),
         Entry(
-            "text/x-shellscript", ["sh", "bash", "zsh", "ksh", "csh", "command"],
-            aliases: ["application/x-sh", "application/x-shellscript", "text/x-sh", "application/x-csh"]),
-        Entry("text/x-python", ["py", "pyw"], aliases: ["text/x-script.python", "application/x-python", "text/python"]),
+            "application/java-archive",
+            ["jar", "war", "ear"],
+            aliases: ["application/x-java-archive", "application/x-jar"]
+        ),
+        Entry("application/vnd.android.package-archive", ["apk"]),
+        Entry(
+            "application/x-msi",
+            ["msi", "msp", "mst"],
+            aliases: ["application/x-ms-installer", "application/x-windows-installer"]
+        ),
+        Entry(
+            "text/x-shellscript",
+            ["sh", "bash", "zsh", "ksh", "csh", "command"],
+            aliases: ["application/x-sh", "application/x-shellscript", "text/x-sh", "application/x-csh"]
+        ),
+        Entry(
+            "text/x-python",
+            ["py", "pyw"],
+            aliases: ["text/x-script.python", "application/x-python", "text/python"]
+        ),
         Entry("text/x-perl", ["pl", "pm"], aliases: ["application/x-perl", "text/perl"]),
         Entry("text/x-ruby", ["rb"], aliases: ["application/x-ruby", "text/ruby"]),
         Entry(
-            "text/javascript", ["js", "mjs", "cjs"],
-            aliases: ["application/javascript", "application/x-javascript", "text/ecmascript", "application/ecmascript"]),
+            "text/javascript",
+            ["js", "mjs", "cjs"],
+            aliases: [
+                "application/javascript", "application/x-javascript", "text/ecmascript", "application/ecmascript",
+            ]
+        ),
         Entry(
-            "text/x-php", ["php", "phtml", "php3", "php4", "php5", "php7", "phps", "pht"],
-            aliases: ["application/x-httpd-php", "application/x-php", "text/php"]),
+            "text/x-php",
+            ["php", "phtml", "php3", "php4", "php5", "php7", "phps", "pht"],
+            aliases: ["application/x-httpd-php", "application/x-php", "text/php"]
+        ),
     ]
 
     private static let textEntries: [Entry] = [

@@ -41,7 +41,8 @@ public enum MIMESniffer {
     ///   - complete: true when `bytes` is the whole resource.
     /// - Returns: the detected type, the rule that decided, and whether more bytes could change it.
     public static func sniff(_ bytes: some Collection<UInt8>, complete: Bool) -> SniffResult {
-        if let result = bytes.withContiguousStorageIfAvailable({ sniff(UnsafeRawBufferPointer($0), complete: complete) }) {
+        if let result = bytes.withContiguousStorageIfAvailable({ sniff(UnsafeRawBufferPointer($0), complete: complete) }
+        ) {
             return result
         }
         let window = Array(bytes.prefix(sniffWindowSize))

@@ -34,10 +34,13 @@ extension SniffScanner {
         var offset = 16
         while offset + 4 <= boxSize && has(offset, length: 4) {
             let found: BrandClass? =
-                brand(at: offset, isIn: Self.avifBrands) ? .avif
-                : brand(at: offset, isIn: Self.heicBrands) ? .heic
-                : brand(at: offset, isIn: Self.heifBrands) ? .heif
-                : brand(at: offset, isIn: Self.mp4BrandPrefixes) ? .mp4 : nil
+                brand(at: offset, isIn: Self.avifBrands)
+                ? .avif
+                : brand(at: offset, isIn: Self.heicBrands)
+                    ? .heic
+                    : brand(at: offset, isIn: Self.heifBrands)
+                        ? .heif
+                        : brand(at: offset, isIn: Self.mp4BrandPrefixes) ? .mp4 : nil
             if let found, strongest.map({ Self.rank(found) < Self.rank($0) }) ?? true { strongest = found }
             offset += 4
         }

@@ -44,7 +44,8 @@ extension SniffScanner {
                 guard let end = find("-->", from: next + 4) else { return nil }
                 index = end
             } else if matches("<!DOCTYPE", at: next, ignoringCase: true) {
-                if !xmlDeclared, let name = skipWhitespace(from: next + 9), matches("html", at: name, ignoringCase: true),
+                if !xmlDeclared, let name = skipWhitespace(from: next + 9),
+                    matches("html", at: name, ignoringCase: true),
                     let after = byte(name + 4), !Self.isNameByte(after)
                 {
                     return (.html, "html-doctype")

@@ -128,7 +128,8 @@ struct SniffScanner {
         pattern.withUTF8Buffer { text in
             for (index, expected) in text.enumerated() {
                 guard let actual = byte(offset + index) else { return false }
-                let same = ignoringCase ? Self.asciiLowercased(actual) == Self.asciiLowercased(expected) : actual == expected
+                let same =
+                    ignoringCase ? Self.asciiLowercased(actual) == Self.asciiLowercased(expected) : actual == expected
                 if !same { return false }
             }
             return true

@@ -44,12 +44,16 @@ extension SniffedType {
     public static let msOutlook = SniffedType("application/vnd.ms-outlook", .document)
     /// Word (OOXML).
     public static let docx = SniffedType(
-        "application/vnd.openxmlformats-officedocument.wordprocessingml.document", .document)
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        .document
+    )
     /// Excel (OOXML).
     public static let xlsx = SniffedType("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", .document)
     /// PowerPoint (OOXML).
     public static let pptx = SniffedType(
-        "application/vnd.openxmlformats-officedocument.presentationml.presentation", .document)
+        "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        .document
+    )
     /// EPUB (zip whose first entry is `mimetype`).
     public static let epub = SniffedType("application/epub+zip", .document)
     /// ODF text.
@@ -82,10 +86,11 @@ extension SniffedType {
         .gzip, .zip, .rar, .sevenZip, .bzip2, .xz, .zstd, .tar, .cab, .arArchive, .deb, .rpm,
     ]
     /// Every document type.
-    public static let documents: [SniffedType] = [
-        .pdf, .postScript, .rtf, .oleStorage, .msWord, .msExcel, .msPowerPoint, .msOutlook,
-        .docx, .xlsx, .pptx, .epub,
-    ] + openDocumentTypes
+    public static let documents: [SniffedType] =
+        [
+            .pdf, .postScript, .rtf, .oleStorage, .msWord, .msExcel, .msPowerPoint, .msOutlook,
+            .docx, .xlsx, .pptx, .epub,
+        ] + openDocumentTypes
     /// The ODF types, recognised from the `mimetype` first entry of the zip.
     public static let openDocumentTypes: [SniffedType] = [
         .odt, .ott, .odm, .ods, .ots, .odp, .otp, .odg, .otg, .odf, .odc, .odb,

@@ -32,7 +32,12 @@ enum Fixture {
     ///   - content: the (stored or pretend-compressed) data.
     ///   - method: 0 stored, 8 deflated.
     ///   - dataDescriptor: set flag bit 3 and leave the sizes zero, as streaming zippers do.
-    static func zipEntry(_ name: String, _ content: [UInt8] = [], method: Int = 8, dataDescriptor: Bool = false)
+    static func zipEntry(
+        _ name: String,
+        _ content: [UInt8] = [],
+        method: Int = 8,
+        dataDescriptor: Bool = false
+    )
         -> [UInt8]
     {
         let size = dataDescriptor ? 0 : content.count
@@ -73,7 +78,9 @@ enum Fixture {
     ///   - corruptChecksum: store a wrong checksum.
     static func tarHeader(name: String, gnu: Bool = false, corruptChecksum: Bool = false) -> [UInt8] {
         var header = [UInt8](repeating: 0, count: 512)
-        func put(_ bytes: [UInt8], at offset: Int) { header.replaceSubrange(offset..<offset + bytes.count, with: bytes) }
+        func put(_ bytes: [UInt8], at offset: Int) {
+            header.replaceSubrange(offset..<offset + bytes.count, with: bytes)
+        }
         put(ascii(name), at: 0)
         put(ascii("0000644\0"), at: 100)
         put(ascii("0001750\0"), at: 108)
@@ -93,7 +100,11 @@ enum Fixture {
     ///   - rootCLSID: the root entry's CLSID (16 bytes); zero when nil.
     ///   - streams: names of stream entries after the root.
     ///   - directorySector: the first directory sector number (0 puts it right after the header).
-    static func compoundFile(rootCLSID: [UInt8]? = nil, streams: [String] = [], directorySector: Int = 0)
+    static func compoundFile(
+        rootCLSID: [UInt8]? = nil,
+        streams: [String] = [],
+        directorySector: Int = 0
+    )
         -> [UInt8]
     {
         var header: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1] + [UInt8](repeating: 0, count: 16)

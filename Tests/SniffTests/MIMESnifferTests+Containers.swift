@@ -14,7 +14,10 @@ extension MIMESnifferTests {
         #expect(pending.type == .windowsExecutable)
         #expect(!pending.isFinal)
         // "MZ" at the start of plain text is text.
-        #expect(sniff(Fixture.ascii("MZ is the postal code of nothing in particular, nor a DOS header.\n")).type == .plainText)
+        #expect(
+            sniff(Fixture.ascii("MZ is the postal code of nothing in particular, nor a DOS header.\n")).type
+                == .plainText
+        )
     }
 
     @Test func machOFatVersusJavaClass() {
@@ -58,7 +61,9 @@ extension MIMESnifferTests {
         #expect(sniff(deflated).type == .zip, "ODF requires the mimetype entry to be stored")
         let unknown = F.zipEntry("mimetype", F.ascii("application/x-evil"), method: 0)
         #expect(sniff(unknown).type == .zip, "only catalog types are taken from the file")
-        let cut = Array(F.zipEntry("mimetype", F.ascii("application/vnd.oasis.opendocument.text"), method: 0).prefix(50))
+        let cut = Array(
+            F.zipEntry("mimetype", F.ascii("application/vnd.oasis.opendocument.text"), method: 0).prefix(50)
+        )
         #expect(sniff(cut, complete: false).type == .zip)
         #expect(!sniff(cut, complete: false).isFinal)
     }
@@ -73,7 +78,8 @@ extension MIMESnifferTests {
         #expect(sniff(contentTypes + rels + F.zipEntry("docProps/app.xml")).type == .zip)
         #expect(sniff(contentTypes + F.zipEntry("wordy/x.xml")).type == .zip)
         // Sizes after the data (flag bit 3): the walk cannot find the next header.
-        let streamed = F.zipEntry("[Content_Types].xml", [1, 2, 3], dataDescriptor: true) + F.zipEntry("word/document.xml")
+        let streamed =
+            F.zipEntry("[Content_Types].xml", [1, 2, 3], dataDescriptor: true) + F.zipEntry("word/document.xml")
         #expect(sniff(streamed) == SniffResult(type: .zip, signature: "zip", isFinal: true))
         // A signed APK lists META-INF first; the Android entry decides once it is in the window.
         let signedAPK = F.zipEntry("META-INF/MANIFEST.MF", [7, 7]) + F.zipEntry("AndroidManifest.xml", [8])

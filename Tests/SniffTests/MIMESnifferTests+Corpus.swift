@@ -38,7 +38,12 @@ extension MIMESnifferTests {
                 offset += window.append(contentsOf: bytes[offset..<min(offset + 7, bytes.count)])
             }
             #expect(window.sniff(complete: offset == bytes.count) == whole, "\(path)")
-            #expect(FileExtensions.matches(extension: FileExtensions.fileExtension(ofFilename: path) ?? "", mimeType: whole.mimeType))
+            #expect(
+                FileExtensions.matches(
+                    extension: FileExtensions.fileExtension(ofFilename: path) ?? "",
+                    mimeType: whole.mimeType
+                )
+            )
         }
     }
 }

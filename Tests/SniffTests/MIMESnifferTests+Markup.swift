@@ -24,7 +24,9 @@ extension MIMESnifferTests {
     @Test func wHATWGTagMustBeFollowedByASpaceOrGreaterThan() {
         // "<!--" followed by a letter is not a WHATWG HTML pattern; the comment closes, and the root decides.
         #expect(sniff(Fixture.ascii("<!--x--><note/>")).type == .plainText)
-        #expect(sniff(Fixture.ascii("<!--x--><script>")) == SniffResult(type: .html, signature: "html-root", isFinal: true))
+        #expect(
+            sniff(Fixture.ascii("<!--x--><script>")) == SniffResult(type: .html, signature: "html-root", isFinal: true)
+        )
         #expect(sniff(Fixture.ascii("<p\n>")).signature == "html-root")
         #expect(sniff(Fixture.ascii("<!-- ")).signature == "html-tag")
     }
@@ -42,16 +44,23 @@ extension MIMESnifferTests {
     @Test func svgOutranksXMLAndHTML() {
         let cases: [(String, SniffedType, String)] = [
             ("<svg width=\"1\"/>", .svg, "svg-root"),
-            ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\">", .svg, "svg-root"),
-            ("<?xml version=\"1.0\"?><!-- made by hand --><!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
-                + "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\"><svg>", .svg, "svg-root"),
+            (
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\">", .svg,
+                "svg-root"
+            ),
+            (
+                "<?xml version=\"1.0\"?><!-- made by hand --><!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
+                    + "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\"><svg>", .svg, "svg-root"
+            ),
             ("<!-- comment followed by a space: WHATWG would say HTML --> <svg>", .svg, "svg-root"),
             ("<!DOCTYPE svg [ <!ENTITY x \"<>\"> ]>\n<svg>", .svg, "svg-root"),
             ("<?xml-stylesheet href=\"a.css\"?><svg:svg xmlns:svg=\"http://www.w3.org/2000/svg\">", .svg, "svg-root"),
             ("<?xml version=\"1.0\"?><rss version=\"2.0\">", .xml, "xml-declaration"),
             ("<?xml version=\"1.0\"?><html xmlns=\"http://www.w3.org/1999/xhtml\">", .xhtml, "xhtml-root"),
-            ("<?xml version=\"1.0\"?><!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Strict//EN\" \"x.dtd\"><html>",
-                .xhtml, "xhtml-root"),
+            (
+                "<?xml version=\"1.0\"?><!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Strict//EN\" \"x.dtd\"><html>",
+                .xhtml, "xhtml-root"
+            ),
             ("<!DOCTYPE html><svg>", .html, "html-doctype"),
             ("<html><svg></svg></html>", .html, "html-root"),
             ("<svgfoo>", .plainText, "text"),

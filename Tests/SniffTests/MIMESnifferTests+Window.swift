@@ -47,7 +47,10 @@ extension MIMESnifferTests {
         // exactly at the window's end.
         let largest = Fixture.padded([0xFF, 0xFB, 0xEA, 0x64], to: 1441, with: 0x55) + [0xFF, 0xFB, 0xEA, 0x64]
         #expect(largest.count == sniffWindowSize)
-        #expect(sniff(largest + [0x55], complete: false) == SniffResult(type: .mpegAudio, signature: "mp3-frames", isFinal: true))
+        #expect(
+            sniff(largest + [0x55], complete: false)
+                == SniffResult(type: .mpegAudio, signature: "mp3-frames", isFinal: true)
+        )
     }
 
     @Test func neverLooksPastTheWindow() {

@@ -19,8 +19,9 @@ import Testing
     @Test(arguments: SignatureCase.all)
     func signatureSurvivesTrailingBytesAndTheRawPointerEntryPoint(_ fixture: SignatureCase) {
         // Followed by more data of the same kind, the decision must not change (text stays text).
-        let filler: UInt8 = fixture.type.category == .text || fixture.type.category == .markup
-            || fixture.type.category == .script ? 0x20 : 0x00
+        let filler: UInt8 =
+            fixture.type.category == .text || fixture.type.category == .markup
+                || fixture.type.category == .script ? 0x20 : 0x00
         let longer = Fixture.padded(fixture.bytes, to: 2 * sniffWindowSize, with: filler)
         let result = longer.withUnsafeBytes { MIMESniffer.sniff($0, complete: true) }
         #expect(result.type == fixture.type)
@@ -44,7 +45,8 @@ import Testing
             for answer in answers {
                 #expect(
                     early.type == answer.type && early.signature == answer.signature,
-                    "prefix of \(length) bytes said \(early), a longer resource says \(answer)")
+                    "prefix of \(length) bytes said \(early), a longer resource says \(answer)"
+                )
             }
         }
     }
@@ -56,7 +58,9 @@ import Testing
         // Every catalog type except the ones only reachable by the rules tested elsewhere has a signature case.
         let untested = SniffedType.all.filter { !covered.contains($0) }.map(\.mimeType)
         let testedElsewhere = Set(
-            [SniffedType.xlsx, .pptx].map(\.mimeType) + SniffedType.openDocumentTypes.filter { $0 != .odt }.map(\.mimeType))
+            [SniffedType.xlsx, .pptx].map(\.mimeType)
+                + SniffedType.openDocumentTypes.filter { $0 != .odt }.map(\.mimeType)
+        )
         #expect(Set(untested) == testedElsewhere)
     }
 

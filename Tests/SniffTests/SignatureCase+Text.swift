@@ -28,9 +28,19 @@ extension SignatureCase {
             .init("RTF", F.ascii("{\\rtf1\\ansi\\deff0 {\\fonttbl}}"), .rtf, "rtf"),
             .init("HTML", F.ascii("<!DOCTYPE html>\n<html><body></body></html>"), .html, "html-doctype"),
             .init("HTML root", F.ascii("<html lang=en>"), .html, "html-root"),
-            .init("HTML tag (unclosed comment)", F.ascii("<!-- ") + [UInt8](repeating: 0x41, count: 40), .html, "html-tag"),
+            .init(
+                "HTML tag (unclosed comment)",
+                F.ascii("<!-- ") + [UInt8](repeating: 0x41, count: 40),
+                .html,
+                "html-tag"
+            ),
             .init("XML", F.ascii("<?xml version=\"1.0\"?>\n<rss version=\"2.0\"></rss>"), .xml, "xml-declaration"),
-            .init("XHTML", F.ascii("<?xml version=\"1.0\"?>\n<html xmlns=\"http://www.w3.org/1999/xhtml\">"), .xhtml, "xhtml-root"),
+            .init(
+                "XHTML",
+                F.ascii("<?xml version=\"1.0\"?>\n<html xmlns=\"http://www.w3.org/1999/xhtml\">"),
+                .xhtml,
+                "xhtml-root"
+            ),
             .init("UTF-16BE BOM", [0xFE, 0xFF, 0x00, 0x41], .plainText, "bom-utf16be"),
             .init("UTF-16LE BOM", [0xFF, 0xFE, 0x41, 0x00], .plainText, "bom-utf16le"),
             .init("UTF-8 BOM", [0xEF, 0xBB, 0xBF] + F.ascii("hello"), .plainText, "bom-utf8"),

@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct SniffWindowTests {
     /// A PNG followed by text, longer than the window.
-    static let longPart: [UInt8] = SignatureCase.images.first { $0.type == .png }!.bytes
+    static let longPart: [UInt8] =
+        SignatureCase.images.first { $0.type == .png }!.bytes
         + [UInt8](repeating: 0x41, count: 3000)
 
     @Test func takesOnlyWhatFits() {
