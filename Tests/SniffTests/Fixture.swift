@@ -91,7 +91,8 @@ enum Fixture {
         put(ascii("0"), at: 156)
         put(gnu ? ascii("ustar  \0") : ascii("ustar\u{0}00"), at: 257)
         let sum = header.reduce(0) { $0 + Int($1) } + (corruptChecksum ? 1 : 0)
-        put(ascii(String(sum, radix: 8).leftPadded(to: 6)) + [0x00, 0x20], at: 148)
+        let octal = String(sum, radix: 8)
+        put(ascii(String(repeating: "0", count: max(0, 6 - octal.count)) + octal) + [0x00, 0x20], at: 148)
         return header
     }
 
@@ -135,12 +136,5 @@ enum Fixture {
     /// The bytes of a corpus file, or nil when it is not there.
     static func corpusFile(_ relativePath: String) -> [UInt8]? {
         FileManager.default.contents(atPath: corpusPath + "/" + relativePath).map { [UInt8]($0) }
-    }
-}
-
-extension String {
-    /// The string left-padded with zeros to `length` characters.
-    fileprivate func leftPadded(to length: Int) -> String {
-        String(repeating: "0", count: max(0, length - count)) + self
     }
 }
