@@ -3,7 +3,7 @@ struct FormDataMemoryOutput: FormDataOutput {
     /// The encoded bytes.
     var bytes: [UInt8] = []
 
-    /// - Parameter capacity: the exact encoded length, reserved up front.
+    /// - Parameter capacity: the bytes to reserve up front.
     init(capacity: Int) {
         bytes.reserveCapacity(capacity)
     }

@@ -11,7 +11,8 @@ import Darwin
 extension MultipartFormData {
     /// Encodes the whole body in memory.
     ///
-    /// Holds the entire body (``contentLength`` bytes, reserved up front); prefer
+    /// Holds the entire body (``contentLength`` bytes; up to 16 MiB of it reserved up front, so that a
+    /// wrongly declared stream length cannot make a huge allocation before the stream is read); prefer
     /// ``writeEncodedData(to:)`` or ``encode(memoryThreshold:temporaryDirectory:)`` for large forms.
     /// - Returns: the body, exactly ``contentLength`` bytes.
     /// - Throws: ``FormDataError``: `stream_consumed`, `too_large`, `file_unreachable`, `file_unreadable`,
@@ -22,7 +23,7 @@ extension MultipartFormData {
             throw FormDataError(.tooLarge, detail: "\(length) bytes do not fit in memory")
         }
         try checkStreamsUnread()
-        var output = FormDataMemoryOutput(capacity: capacity)
+        var output = FormDataMemoryOutput(capacity: min(capacity, 16 << 20))
         try write(into: &output)
         return output.bytes
     }
