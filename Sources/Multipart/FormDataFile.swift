@@ -1,20 +1,20 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The checks a file part passes when it is appended, and the POSIX calls behind file parts and output files.
 ///
-/// Checks run in this order, each with its own error code: a `file:` URL (``FormDataError/Code-swift.struct/notFileURL``),
-/// `stat` succeeds (``FormDataError/Code-swift.struct/fileUnreachable``), not a directory
-/// (``FormDataError/Code-swift.struct/fileIsDirectory``), a regular file whose size is meaningful
-/// (``FormDataError/Code-swift.struct/fileSizeUnavailable``), and it opens for reading
-/// (``FormDataError/Code-swift.struct/fileUnreadable``; the descriptor is closed at once and the file is opened
+/// Checks run in this order, each with its own error code: a `file:` URL (`FormDataError.Code.notFileURL`),
+/// `stat` succeeds (`FormDataError.Code.fileUnreachable`), not a directory
+/// (`FormDataError.Code.fileIsDirectory`), a regular file whose size is meaningful
+/// (`FormDataError.Code.fileSizeUnavailable`), and it opens for reading
+/// (`FormDataError.Code.fileUnreadable`; the descriptor is closed at once and the file is opened
 /// again when the form is encoded).
 enum FormDataFile {
     /// Checks `url` for use as a part body.
@@ -46,8 +46,8 @@ enum FormDataFile {
 
     /// Opens `url` for reading at encode time.
     /// - Returns: the descriptor.
-    /// - Throws: ``FormDataError/Code-swift.struct/fileUnreachable`` if the file is gone,
-    ///   ``FormDataError/Code-swift.struct/fileUnreadable`` for any other failure.
+    /// - Throws: `FormDataError.Code.fileUnreachable` if the file is gone,
+    ///   `FormDataError.Code.fileUnreadable` for any other failure.
     static func openForReading(_ url: URL, partIndex: Int, partName: String) throws(FormDataError) -> Int32 {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -93,21 +93,21 @@ enum FormDataFile {
 
     private static func systemRead(_ descriptor: Int32, _ base: UnsafeMutableRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
-        return Glibc.read(descriptor, base, count)
+            return Glibc.read(descriptor, base, count)
         #elseif canImport(Musl)
-        return Musl.read(descriptor, base, count)
+            return Musl.read(descriptor, base, count)
         #else
-        return Darwin.read(descriptor, base, count)
+            return Darwin.read(descriptor, base, count)
         #endif
     }
 
     private static func systemWrite(_ descriptor: Int32, _ base: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
-        return Glibc.write(descriptor, base, count)
+            return Glibc.write(descriptor, base, count)
         #elseif canImport(Musl)
-        return Musl.write(descriptor, base, count)
+            return Musl.write(descriptor, base, count)
         #else
-        return Darwin.write(descriptor, base, count)
+            return Darwin.write(descriptor, base, count)
         #endif
     }
 }

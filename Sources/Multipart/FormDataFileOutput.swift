@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An encoding written to a new file.
@@ -30,8 +30,9 @@ struct FormDataFileOutput: FormDataOutput {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard descriptor >= 0 else {
             let error = errno
-            throw FormDataError(error == EEXIST ? .outputFileExists : .outputCreationFailed, url: url,
-                                detail: FormDataFile.errorText(error))
+            throw FormDataError(
+                error == EEXIST ? .outputFileExists : .outputCreationFailed, url: url,
+                detail: FormDataFile.errorText(error))
         }
         self.url = url
         self.descriptor = descriptor
@@ -65,11 +66,11 @@ struct FormDataFileOutput: FormDataOutput {
     private mutating func closeDescriptor() -> Int32 {
         guard descriptor >= 0 else { return 0 }
         #if canImport(Glibc)
-        let result = Glibc.close(descriptor)
+            let result = Glibc.close(descriptor)
         #elseif canImport(Musl)
-        let result = Musl.close(descriptor)
+            let result = Musl.close(descriptor)
         #else
-        let result = Darwin.close(descriptor)
+            let result = Darwin.close(descriptor)
         #endif
         descriptor = -1
         return result == 0 ? 0 : errno

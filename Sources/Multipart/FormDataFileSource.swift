@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads a file part's bytes when the form is encoded: opened on ``open()``, read with `read(2)` into the
@@ -42,8 +42,9 @@ final class FormDataFileSource: FormDataStream {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let count = FormDataFile.read(descriptor, into: buffer)
         guard count >= 0 else {
-            throw FormDataError(.readFailed, partIndex: partIndex, partName: partName, url: url,
-                                detail: FormDataFile.errorText(errno))
+            throw FormDataError(
+                .readFailed, partIndex: partIndex, partName: partName, url: url,
+                detail: FormDataFile.errorText(errno))
         }
         return count
     }
@@ -52,11 +53,11 @@ final class FormDataFileSource: FormDataStream {
     func close() {
         guard descriptor >= 0 else { return }
         #if canImport(Glibc)
-        _ = Glibc.close(descriptor)
+            _ = Glibc.close(descriptor)
         #elseif canImport(Musl)
-        _ = Musl.close(descriptor)
+            _ = Musl.close(descriptor)
         #else
-        _ = Darwin.close(descriptor)
+            _ = Darwin.close(descriptor)
         #endif
         descriptor = -1
     }

@@ -23,7 +23,7 @@ import Foundation
 ///   removed, shrunk or grown since it was appended; a stream of the wrong length; a read error) throws
 ///   from the encoding methods.
 /// - **Exact lengths.** Every part has a known length; a body that delivers fewer or more bytes fails the
-///   encoding (``FormDataError/Code-swift.struct/bodyTooShort``, ``FormDataError/Code-swift.struct/bodyTooLong``)
+///   encoding (`FormDataError.Code.bodyTooShort`, `FormDataError.Code.bodyTooLong`)
 ///   instead of producing a body that contradicts its `Content-Length`.
 /// - **Bounded memory.** Files and streams are read in chunks of at most ``bufferSize`` bytes; writing to a
 ///   file never holds the body. Only ``encode()`` holds it, by request.
@@ -32,7 +32,7 @@ import Foundation
 ///   is refused (RFC 7578 §4.3 deprecates nesting; partgate rejects it by default).
 ///
 /// A class, not a struct: a stream part is consumed when it is encoded (encoding it again throws
-/// ``FormDataError/Code-swift.struct/streamConsumed``). Not `Sendable`: use a form from one task at a time.
+/// `FormDataError.Code.streamConsumed`). Not `Sendable`: use a form from one task at a time.
 public final class MultipartFormData {
     /// Below this many encoded bytes, ``encode(memoryThreshold:temporaryDirectory:)`` encodes in memory
     /// (Alamofire's default, 10 MB).
@@ -113,13 +113,14 @@ public final class MultipartFormData {
     /// - Parameters:
     ///   - fileURL: a `file:` URL of a regular, readable file.
     ///   - name: the field name.
-    /// - Throws: ``FormDataError``: the checks of ``append(_:withName:fileName:mimeType:)-(URL,_,_,_)``.
+    /// - Throws: ``FormDataError``: the checks of `append(_:withName:fileName:mimeType:)` for file URLs.
     public func append(_ fileURL: URL, withName name: String) throws(FormDataError) {
         guard fileURL.isFileURL else {
             throw FormDataError(.notFileURL, partIndex: parts.count, partName: name, url: fileURL)
         }
-        try append(fileURL, withName: name, fileName: fileURL.lastPathComponent,
-                   mimeType: FormDataMIMEType.forPathExtension(fileURL.pathExtension))
+        try append(
+            fileURL, withName: name, fileName: fileURL.lastPathComponent,
+            mimeType: FormDataMIMEType.forPathExtension(fileURL.pathExtension))
     }
 
     /// Appends a file part. The file is checked now, and opened again and read in bounded chunks when the
@@ -173,8 +174,9 @@ public final class MultipartFormData {
         _ stream: InputStream, withLength length: UInt64, name: String, fileName: String? = nil,
         mimeType: String? = nil
     ) throws(FormDataError) {
-        try append(FormDataInputStream(stream), withLength: length, name: name, fileName: fileName,
-                   mimeType: mimeType)
+        try append(
+            FormDataInputStream(stream), withLength: length, name: name, fileName: fileName,
+            mimeType: mimeType)
     }
 
     /// The head of the next part, checked by the canonical encoder, with the length of a body that holds
@@ -200,8 +202,9 @@ public final class MultipartFormData {
         _ checked: (head: PartHead, encodedLength: Int64), length: UInt64, body: FormDataBodyPart.Body
     ) throws(FormDataError) {
         let head = checked.head
-        let tooLarge = FormDataError(.tooLarge, partIndex: head.index, partName: head.name,
-                                     detail: "a part of \(length) bytes")
+        let tooLarge = FormDataError(
+            .tooLarge, partIndex: head.index, partName: head.name,
+            detail: "a part of \(length) bytes")
         guard let dataLength = Int64(exactly: length) else { throw tooLarge }
         let (alone, overflow) = checked.encodedLength.addingReportingOverflow(dataLength)
         let (bound, overflowTotal) = lengthBound.addingReportingOverflow(alone)
@@ -220,12 +223,14 @@ public final class MultipartFormData {
                 try PartContentType.canonical(raw)
             }
         } catch {
-            throw FormDataError(.invalidMimeType, partIndex: partIndex, partName: partName,
-                                detail: "\(mimeType.debugDescription): \(error.flag.rawValue)")
+            throw FormDataError(
+                .invalidMimeType, partIndex: partIndex, partName: partName,
+                detail: "\(mimeType.debugDescription): \(error.flag.rawValue)")
         }
         guard !canonical.isMultipart else {
-            throw FormDataError(.invalidMimeType, partIndex: partIndex, partName: partName,
-                                detail: "\(mimeType.debugDescription): \(StrictFlag.nestedMultipart.rawValue)")
+            throw FormDataError(
+                .invalidMimeType, partIndex: partIndex, partName: partName,
+                detail: "\(mimeType.debugDescription): \(StrictFlag.nestedMultipart.rawValue)")
         }
         return canonical.value
     }

@@ -3,9 +3,9 @@ import Multipart
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 @Suite("MultipartFormData file checks")
@@ -51,7 +51,8 @@ struct FormDataFileErrorTests {
     @Test func refusesANonFileURL() throws {
         let form = MultipartFormData()
         let url = try #require(URL(string: "https://example.com/photo.png"))
-        let error = Self.expectError(.notFileURL) { () throws(FormDataError) in try form.append(url, withName: "photo") }
+        let error = Self.expectError(.notFileURL) { () throws(FormDataError) in try form.append(url, withName: "photo")
+        }
         #expect(error?.url == url && error?.partName == "photo" && error?.partIndex == 0)
         Self.expectError(.notFileURL) { () throws(FormDataError) in
             try form.append(url, withName: "photo", fileName: "p.png", mimeType: "image/png")
@@ -149,8 +150,9 @@ struct FormDataFileErrorTests {
     }
 
     @Test func errorsDescribeTheirContext() {
-        let error = FormDataError(.fileIsDirectory, partIndex: 2, partName: "doc",
-                                  url: URL(fileURLWithPath: "/tmp/x"), detail: "more")
+        let error = FormDataError(
+            .fileIsDirectory, partIndex: 2, partName: "doc",
+            url: URL(fileURLWithPath: "/tmp/x"), detail: "more")
         #expect(error.description == "file_is_directory: part 2 \"doc\", /tmp/x, more")
         #expect(FormDataError(.tooLarge).description == "too_large")
         #expect(FormDataError.Code.outputFileExists.description == "output_file_exists")

@@ -52,8 +52,10 @@ struct FormDataNameTests {
         #expect(error?.encodingError?.code == .emptyName)
     }
 
-    @Test(arguments: ["", "text", "text/", "/plain", "text/plain; a=1; a=2", "text/plain; name*=x",
-                      "text/pl\u{1}ain", "text/plain; q=\"a\rb\"", "Multipart/Mixed; boundary=x"])
+    @Test(arguments: [
+        "", "text", "text/", "/plain", "text/plain; a=1; a=2", "text/plain; name*=x",
+        "text/pl\u{1}ain", "text/plain; q=\"a\rb\"", "Multipart/Mixed; boundary=x",
+    ])
     func invalidMimeTypesAreRefused(_ mimeType: String) {
         let form = MultipartFormData()
         let error = Expect.expectError(.invalidMimeType) { () throws(FormDataError) in

@@ -59,8 +59,9 @@ struct FormDataOutputTests {
         defer { scratch.remove() }
         let form = MultipartFormData(bufferSize: 4096)
         try form.append(FormDataProbeStream(available: 300_000), withLength: 300_000, name: "first")
-        try form.append(FormDataProbeStream(available: 300_000, failAfter: deliveredBeforeFailure),
-                        withLength: 300_000, name: "second")
+        try form.append(
+            FormDataProbeStream(available: 300_000, failAfter: deliveredBeforeFailure),
+            withLength: 300_000, name: "second")
         let output = scratch.file("body")
         Expect.expectError(.readFailed) { () throws(FormDataError) in try form.writeEncodedData(to: output) }
         #expect(!FileManager.default.fileExists(atPath: output.path))

@@ -65,8 +65,9 @@ struct FormDataRoundTripTests {
             try form.append(empty, withName: "nothing")
             try form.append(noExtension, withName: "readme")
             try form.append(photo, withName: "renamed", fileName: "p.bin", mimeType: "image/png")
-            try form.append(InputStream(data: Data(FormDataPattern.bytes(at: 0, count: 70_001))), withLength: 70_001,
-                            name: "upload", fileName: "stream.dat", mimeType: "application/octet-stream")
+            try form.append(
+                InputStream(data: Data(FormDataPattern.bytes(at: 0, count: 70_001))), withLength: 70_001,
+                name: "upload", fileName: "stream.dat", mimeType: "application/octet-stream")
             try form.append(FormDataProbeStream(available: 9_999, maxPerRead: 333), withLength: 9_999, name: "probe")
             return form
         }
@@ -81,17 +82,21 @@ struct FormDataRoundTripTests {
         #expect(written == bytes, "both encodings write the same bytes for the same boundary")
         #expect(onDisk.contentLength == UInt64(written.count))
 
-        for parsed in [FormDataParsedBody.parse(bytes, boundary: Self.boundary),
-                       try FormDataParsedBody.parse(fileAt: output, boundary: Self.boundary)] {
+        for parsed in [
+            FormDataParsedBody.parse(bytes, boundary: Self.boundary),
+            try FormDataParsedBody.parse(fileAt: output, boundary: Self.boundary),
+        ] {
             #expect(parsed.isClean)
             #expect(parsed.totalBytes == Int64(inMemory.contentLength))
             try #require(parsed.parts.count == 7)
             let heads = parsed.parts.map(\.head)
             #expect(heads.map(\.name) == ["title", "photo", "nothing", "readme", "renamed", "upload", "probe"])
             #expect(heads.map(\.filename) == [nil, "photo.PNG", "empty.txt", "README", "p.bin", "stream.dat", nil])
-            #expect(heads.map(\.contentType) == [
-                nil, "image/png", "text/plain", "application/octet-stream", "image/png", "application/octet-stream", nil,
-            ])
+            #expect(
+                heads.map(\.contentType) == [
+                    nil, "image/png", "text/plain", "application/octet-stream", "image/png", "application/octet-stream",
+                    nil,
+                ])
             #expect(parsed.parts.map(\.count) == [7, 200_000, 0, 5, 200_000, 70_001, 9_999])
             #expect(parsed.parts[0].bytes == [UInt8]("caption"))
             #expect(parsed.parts[3].bytes == [UInt8]("plain"))
