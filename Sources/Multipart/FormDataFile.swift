@@ -49,7 +49,8 @@ enum FormDataFile {
     /// - Throws: `FormDataError.Code.fileUnreachable` if the file is gone,
     ///   `FormDataError.Code.fileUnreadable` for any other failure.
     static func openForReading(_ url: URL, partIndex: Int, partName: String) throws(FormDataError) -> Int32 {
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a path swapped for a FIFO since the append reads as empty (body_too_short), not a hang.
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             let error = errno
             let code: FormDataError.Code = error == ENOENT || error == ENOTDIR ? .fileUnreachable : .fileUnreadable

@@ -37,6 +37,16 @@ struct FormDataStreamTests {
         Expect.expectError(.bodyTooLong) { () throws(FormDataError) in _ = try long.encode() }
     }
 
+    @Test func anInputStreamThatCannotOpenFails() throws {
+        let scratch = FormDataScratchDirectory()
+        defer { scratch.remove() }
+        let stream = try #require(InputStream(url: scratch.file("missing")))
+        let form = MultipartFormData()
+        try form.append(stream, withLength: 3, name: "s")
+        let error = Expect.expectError(.readFailed) { () throws(FormDataError) in _ = try form.encode() }
+        #expect(error?.partName == "s" && error?.detail?.isEmpty == false)
+    }
+
     @Test func readErrorsAreReportedAndTheStreamIsClosed() {
         let form = MultipartFormData(bufferSize: 8)
         let probe = FormDataProbeStream(available: 100, failAfter: 24)
