@@ -14,6 +14,16 @@ extension MultipartParser {
         let base = span.baseAddress!
         var index = start
         while index < span.count {
+            // The blank line that ends the section, when it is whole in this span: no search needed.
+            if !head.hasPartialLine {
+                let crlf = lineMode == .crlf
+                let length = crlf ? 2 : 1
+                if index + length <= span.count, crlf ? span[index] == 13 && span[index + 1] == 10 : span[index] == 10 {
+                    try addHeaderBytes(length)
+                    try finishHead(&handler)
+                    return index + length
+                }
+            }
             guard let hit = memchr(base + index, 10, span.count - index) else {
                 try addHeaderBytes(span.count - index)
                 head.appendPartial(UnsafeRawBufferPointer(rebasing: span[index...]))
@@ -133,11 +143,14 @@ extension MultipartParser {
                 }
             }
         }
-        guard pending.hasDisposition, let name = pending.name else {
+        guard pending.hasDisposition, let name = pending.name.take() else {
             throw MultipartError(.flag(.missingContentDisposition), part: partCount - 1, offset: partOffset)
         }
-        let head = PartHead(index: partCount - 1, name: name, filename: pending.filename,
-                            contentType: pending.contentType, headers: pending.others, offset: partOffset)
+        // Move the pending values into the head: no copies, no reference counting.
+        var others: [PartHeader] = []
+        swap(&others, &pending.others)
+        let head = PartHead(index: partCount - 1, name: name, filename: pending.filename.take(),
+                            contentType: pending.contentType.take(), headers: others, offset: partOffset)
         currentIsField = head.filename == nil
         currentBodyBytes = 0
         state = .body
