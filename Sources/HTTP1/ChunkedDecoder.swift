@@ -46,7 +46,8 @@ public struct ChunkedDecoder: Sendable {
         self.limits = limits
         self.trailers = FieldSectionScanner(
             afterStartLine: false, recording: false,
-            maxFieldLineBytes: limits.maxTrailerBytes, maxFieldCount: limits.maxTrailerFields
+            maxFieldLineBytes: limits.maxTrailerBytes, maxFieldCount: limits.maxTrailerFields,
+            checksContentLength: false
         )
     }
 

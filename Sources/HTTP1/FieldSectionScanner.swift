@@ -33,6 +33,8 @@ struct FieldSectionScanner: Sendable {
     private let recording: Bool
     private let maxFieldLineBytes: Int
     private let maxFieldCount: Int
+    /// Early Content-Length checks (heads only; nil for trailers).
+    private var contentLength: ContentLengthWatch?
     private var lineStart = 0
     private var nameEnd = 0
     private var valueStart = 0
@@ -48,7 +50,9 @@ struct FieldSectionScanner: Sendable {
     ///   - recording: Whether to record field offsets.
     ///   - maxFieldLineBytes: Longest accepted field line, without CRLF.
     ///   - maxFieldCount: Most accepted field lines.
-    init(afterStartLine: Bool, recording: Bool, maxFieldLineBytes: Int, maxFieldCount: Int) {
+    ///   - checksContentLength: Whether to refuse bad or duplicate Content-Length lines as they arrive.
+    init(afterStartLine: Bool, recording: Bool, maxFieldLineBytes: Int, maxFieldCount: Int, checksContentLength: Bool) {
+        self.contentLength = checksContentLength ? ContentLengthWatch() : nil
         self.afterStartLine = afterStartLine
         self.onFirstLine = true
         self.recording = recording
@@ -79,9 +83,13 @@ struct FieldSectionScanner: Sendable {
                     if position - lineStart >= maxFieldLineBytes {
                         return .error(HTTP1Error(.fieldLineTooLong, offset: position))
                     }
+                    contentLength?.nameByte(byte)
                 } else if byte == ByteClass.colon {
                     if position - lineStart >= maxFieldLineBytes {
                         return .error(HTTP1Error(.fieldLineTooLong, offset: position))
+                    }
+                    if let error = contentLength?.colon(lineStart: lineStart) {
+                        return .error(error)
                     }
                     nameEnd = position
                     state = .beforeValue
@@ -94,10 +102,16 @@ struct FieldSectionScanner: Sendable {
                         valueStart = position
                         valueEnd = position
                     }
+                    if let error = contentLength?.lineEnd(at: position) {
+                        return .error(error)
+                    }
                     state = .valueCR
                 } else if ByteClass.isFieldVChar(byte) || ByteClass.isWhitespace(byte) {
                     if position - lineStart >= maxFieldLineBytes {
                         return .error(HTTP1Error(.fieldLineTooLong, offset: position))
+                    }
+                    if let error = contentLength?.valueByte(byte, at: position) {
+                        return .error(error)
                     }
                     if !ByteClass.isWhitespace(byte) {
                         if state == .beforeValue {
@@ -144,6 +158,7 @@ struct FieldSectionScanner: Sendable {
                 return HTTP1Error(.fieldLineTooLong, offset: position)
             }
             fieldCount += 1
+            contentLength?.nameStart(byte)
             lineStart = position
             state = .name
             return nil

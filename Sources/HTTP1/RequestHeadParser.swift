@@ -35,6 +35,8 @@ public struct RequestHeadParser: Sendable {
     private var targetEnd = 0
     private var method = ""
     private var target: RequestTarget?
+    private var major: UInt8 = 0
+    private var minor: UInt8 = 0
     private var version = HTTPVersion.http1_1
     private var scanner: FieldSectionScanner
     private var failure: HTTP1Error?
@@ -52,7 +54,8 @@ public struct RequestHeadParser: Sendable {
     private static func makeScanner(_ limits: HeadLimits) -> FieldSectionScanner {
         FieldSectionScanner(
             afterStartLine: true, recording: true,
-            maxFieldLineBytes: limits.maxFieldLineBytes, maxFieldCount: limits.maxFieldCount
+            maxFieldLineBytes: limits.maxFieldLineBytes, maxFieldCount: limits.maxFieldCount,
+            checksContentLength: true
         )
     }
 
@@ -212,8 +215,16 @@ public struct RequestHeadParser: Sendable {
         case 1, 2: valid = byte == UInt8(ascii: "T")
         case 3: valid = byte == UInt8(ascii: "P")
         case 4: valid = byte == UInt8(ascii: "/")
-        case 5, 7: valid = ByteClass.isDigit(byte)
+        case 5:
+            valid = ByteClass.isDigit(byte)
+            major = byte &- 0x30
         case 6: valid = byte == UInt8(ascii: ".")
+        case 7:
+            valid = ByteClass.isDigit(byte)
+            minor = byte &- 0x30
+            if valid, major != 1 || minor > 1 {
+                return HTTP1Error(.unsupportedVersion, offset: targetEnd + 1)
+            }
         default:
             valid = byte == ByteClass.cr
             if valid {
@@ -228,12 +239,6 @@ public struct RequestHeadParser: Sendable {
 
     /// Validates the complete request line (now all in storage) and moves on to the fields.
     private mutating func requestLineComplete() -> HTTP1Error? {
-        let versionStart = targetEnd + 1
-        let major = storage[versionStart + 5] - 0x30
-        let minor = storage[versionStart + 7] - 0x30
-        guard major == 1, minor <= 1 else {
-            return HTTP1Error(.unsupportedVersion, offset: versionStart)
-        }
         version = HTTPVersion(major: major, minor: minor)
         do {
             target = try RequestTarget.parse(

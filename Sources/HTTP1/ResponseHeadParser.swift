@@ -41,7 +41,8 @@ public struct ResponseHeadParser: Sendable {
         self.limits = limits
         self.scanner = FieldSectionScanner(
             afterStartLine: true, recording: true,
-            maxFieldLineBytes: limits.maxFieldLineBytes, maxFieldCount: limits.maxFieldCount
+            maxFieldLineBytes: limits.maxFieldLineBytes, maxFieldCount: limits.maxFieldCount,
+            checksContentLength: true
         )
     }
 
@@ -189,12 +190,12 @@ public struct ResponseHeadParser: Sendable {
         case 7:
             valid = ByteClass.isDigit(byte)
             minor = byte &- 0x30
+            if valid, major != 1 || minor > 1 {
+                return HTTP1Error(.unsupportedVersion, offset: lineStart)
+            }
         default:
             guard byte == ByteClass.sp else {
                 return HTTP1Error(ByteClass.isDigit(byte) ? .invalidVersion : .invalidStatusLine, offset: offset)
-            }
-            guard major == 1, minor <= 1 else {
-                return HTTP1Error(.unsupportedVersion, offset: lineStart)
             }
             state = .status
             return nil
