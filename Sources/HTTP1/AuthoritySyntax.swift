@@ -1,5 +1,9 @@
 /// Validation of `uri-host [":" port]` (RFC 3986 §3.2, RFC 9112 §3.2), shared by absolute-form and
 /// authority-form request-targets and by the Host field.
+///
+/// Stricter than RFC 3986 on purpose: a reg-name may hold only unreserved characters and
+/// percent-encodings, not sub-delims (`, ; = ! $ & ' ( ) * +`). No DNS name needs them, and a
+/// Host such as `a,b` or `a;b` is read as a list or split by some backends.
 enum AuthoritySyntax {
     /// Why an authority was refused.
     enum Failure: Equatable {
@@ -51,7 +55,7 @@ enum AuthoritySyntax {
                     index += 3
                     continue
                 }
-                guard ByteClass.isUnreserved(byte) || ByteClass.isSubDelim(byte) else {
+                guard ByteClass.isUnreserved(byte) else {
                     return .invalid(at: index)
                 }
                 index += 1
