@@ -45,8 +45,10 @@ public struct ChunkedDecoder: Sendable {
     public init(limits: ChunkedLimits = ChunkedLimits()) {
         self.limits = limits
         self.trailers = FieldSectionScanner(
-            afterStartLine: false, recording: false,
-            maxFieldLineBytes: limits.maxTrailerBytes, maxFieldCount: limits.maxTrailerFields,
+            afterStartLine: false,
+            recording: false,
+            maxFieldLineBytes: limits.maxTrailerBytes,
+            maxFieldCount: limits.maxTrailerFields,
             checksContentLength: false
         )
     }

@@ -129,7 +129,12 @@ struct FieldSectionScanner: Sendable {
                 }
                 if recording {
                     entries.append(
-                        HTTPFields.Entry(nameStart: lineStart, nameEnd: nameEnd, valueStart: valueStart, valueEnd: valueEnd)
+                        HTTPFields.Entry(
+                            nameStart: lineStart,
+                            nameEnd: nameEnd,
+                            valueStart: valueStart,
+                            valueEnd: valueEnd
+                        )
                     )
                 }
                 onFirstLine = false

@@ -35,7 +35,9 @@ public struct HTTPFields: Sendable {
         storage.append(contentsOf: field.name.utf8)
         let valueStart = storage.count
         storage.append(contentsOf: field.valueBytes)
-        entries.append(Entry(nameStart: nameStart, nameEnd: valueStart, valueStart: valueStart, valueEnd: storage.count))
+        entries.append(
+            Entry(nameStart: nameStart, nameEnd: valueStart, valueStart: valueStart, valueEnd: storage.count)
+        )
     }
 
     /// Appends a field line.

@@ -15,7 +15,12 @@ public struct RequestHead: Hashable, Sendable {
     ///   - target: The request-target.
     ///   - version: The HTTP version.
     ///   - fields: The field lines.
-    public init(method: String, target: RequestTarget, version: HTTPVersion = .http1_1, fields: HTTPFields = HTTPFields()) {
+    public init(
+        method: String,
+        target: RequestTarget,
+        version: HTTPVersion = .http1_1,
+        fields: HTTPFields = HTTPFields()
+    ) {
         precondition(HTTPField.isValidName(method), "method must be a token")
         self.method = method
         self.target = target

@@ -53,8 +53,10 @@ public struct RequestHeadParser: Sendable {
 
     private static func makeScanner(_ limits: HeadLimits) -> FieldSectionScanner {
         FieldSectionScanner(
-            afterStartLine: true, recording: true,
-            maxFieldLineBytes: limits.maxFieldLineBytes, maxFieldCount: limits.maxFieldCount,
+            afterStartLine: true,
+            recording: true,
+            maxFieldLineBytes: limits.maxFieldLineBytes,
+            maxFieldCount: limits.maxFieldCount,
             checksContentLength: true
         )
     }
@@ -99,7 +101,9 @@ public struct RequestHeadParser: Sendable {
             case .done(let headEnd):
                 storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: span[runStart..<headEnd]))
                 let head = RequestHead(
-                    method: method, target: target!, version: version,
+                    method: method,
+                    target: target!,
+                    version: version,
                     fields: HTTPFields(storage: storage, entries: scanner.takeEntries())
                 )
                 reset()
@@ -242,7 +246,9 @@ public struct RequestHeadParser: Sendable {
         version = HTTPVersion(major: major, minor: minor)
         do {
             target = try RequestTarget.parse(
-                Array(storage[(methodEnd + 1)..<targetEnd]), method: method, offset: methodEnd + 1
+                Array(storage[(methodEnd + 1)..<targetEnd]),
+                method: method,
+                offset: methodEnd + 1
             )
         } catch {
             return error

@@ -104,13 +104,19 @@ public struct RequestTarget: Hashable, Sendable, CustomStringConvertible {
         let schemeEnd = try absoluteScheme(bytes, offset: offset)
         let authorityStart = schemeEnd + 3
         var authorityEnd = authorityStart
-        while authorityEnd < bytes.count, bytes[authorityEnd] != UInt8(ascii: "/"), bytes[authorityEnd] != UInt8(ascii: "?") {
+        while authorityEnd < bytes.count, bytes[authorityEnd] != UInt8(ascii: "/"),
+            bytes[authorityEnd] != UInt8(ascii: "?")
+        {
             authorityEnd += 1
         }
         try checkAuthority(bytes[authorityStart..<authorityEnd], requirePort: false, offset: offset + authorityStart)
         let (path, query) = try pathAndQuery(bytes, from: authorityEnd, offset: offset)
         return RequestTarget(
-            form: .absolute, bytes: bytes, authority: authorityStart..<authorityEnd, path: path, query: query
+            form: .absolute,
+            bytes: bytes,
+            authority: authorityStart..<authorityEnd,
+            path: path,
+            query: query
         )
     }
 
@@ -123,7 +129,8 @@ public struct RequestTarget: Hashable, Sendable, CustomStringConvertible {
         guard scheme == "http" || scheme == "https" else {
             throw HTTP1Error(.invalidTarget, offset: offset)
         }
-        guard bytes.count >= colon + 3, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else {
+        guard bytes.count >= colon + 3, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
+        else {
             throw HTTP1Error(.invalidTarget, offset: offset + colon)
         }
         return colon

@@ -22,7 +22,9 @@ extension ResponseHead {
     ) {
         (version ?? self.version).write(into: &buffer)
         buffer.append(ByteClass.sp)
-        buffer.append(contentsOf: [UInt8(status / 100) + 0x30, UInt8(status / 10 % 10) + 0x30, UInt8(status % 10) + 0x30])
+        buffer.append(contentsOf: [
+            UInt8(status / 100) + 0x30, UInt8(status / 10 % 10) + 0x30, UInt8(status % 10) + 0x30,
+        ])
         buffer.append(ByteClass.sp)
         buffer.append(contentsOf: reasonBytes.filter { ByteClass.isFieldVChar($0) || ByteClass.isWhitespace($0) })
         buffer.append(contentsOf: HTTP1.crlf)

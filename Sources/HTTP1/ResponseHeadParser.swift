@@ -40,8 +40,10 @@ public struct ResponseHeadParser: Sendable {
     public init(limits: HeadLimits = HeadLimits()) {
         self.limits = limits
         self.scanner = FieldSectionScanner(
-            afterStartLine: true, recording: true,
-            maxFieldLineBytes: limits.maxFieldLineBytes, maxFieldCount: limits.maxFieldCount,
+            afterStartLine: true,
+            recording: true,
+            maxFieldLineBytes: limits.maxFieldLineBytes,
+            maxFieldCount: limits.maxFieldCount,
             checksContentLength: true
         )
     }
@@ -85,7 +87,9 @@ public struct ResponseHeadParser: Sendable {
             case .done(let headEnd):
                 storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: span[0..<headEnd]))
                 var head = ResponseHead(
-                    version: version, status: status, fields: HTTPFields(storage: storage, entries: scanner.takeEntries())
+                    version: version,
+                    status: status,
+                    fields: HTTPFields(storage: storage, entries: scanner.takeEntries())
                 )
                 head.reasonBytes = Array(storage[reasonStart..<reasonEnd])
                 reset()

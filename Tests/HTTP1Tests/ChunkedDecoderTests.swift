@@ -140,8 +140,14 @@ private struct Decoded: Equatable {
         // ";abc=def" is 8 bytes: allowed once, the next byte of extension is one too many.
         #expect(decode("1;abc=def\r\nx\r\n0\r\n\r\n", limits: limits).complete)
         #expect(error("1;abc=defg\r\nx\r\n0\r\n\r\n", limits: limits) == HTTP1Error(.chunkExtensionTooLong, offset: 9))
-        #expect(error("1;abcd\r\nx\r\n1;efgh\r\ny\r\n0\r\n\r\n", limits: limits) == HTTP1Error(.chunkExtensionTooLong, offset: 15))
-        #expect(error("1;a\r\nx\r\n0\r\n\r\n", limits: ChunkedLimits(maxExtensionBytes: 0)) == HTTP1Error(.chunkExtensionTooLong, offset: 1))
+        #expect(
+            error("1;abcd\r\nx\r\n1;efgh\r\ny\r\n0\r\n\r\n", limits: limits)
+                == HTTP1Error(.chunkExtensionTooLong, offset: 15)
+        )
+        #expect(
+            error("1;a\r\nx\r\n0\r\n\r\n", limits: ChunkedLimits(maxExtensionBytes: 0))
+                == HTTP1Error(.chunkExtensionTooLong, offset: 1)
+        )
     }
 
     @Test func trailersAreValidatedBoundedAndDropped() {
@@ -149,9 +155,13 @@ private struct Decoded: Equatable {
         #expect(decode(body) == Decoded(data: Array("x".utf8), complete: true))
         // Trailer section = "Vary: *\r\nX-Checksum: abc\r\n\r\n" = 28 bytes.
         #expect(decode(body, limits: ChunkedLimits(maxTrailerBytes: 28)).complete)
-        #expect(decode(body, limits: ChunkedLimits(maxTrailerBytes: 27)).error == HTTP1Error(.trailerTooLarge, offset: 36))
+        #expect(
+            decode(body, limits: ChunkedLimits(maxTrailerBytes: 27)).error == HTTP1Error(.trailerTooLarge, offset: 36)
+        )
         #expect(decode(body, limits: ChunkedLimits(maxTrailerFields: 2)).complete)
-        #expect(decode(body, limits: ChunkedLimits(maxTrailerFields: 1)).error == HTTP1Error(.tooManyFields, offset: 18))
+        #expect(
+            decode(body, limits: ChunkedLimits(maxTrailerFields: 1)).error == HTTP1Error(.tooManyFields, offset: 18)
+        )
         #expect(HTTP1Error.Code.trailerTooLarge.suggestedStatus == 431)
     }
 

@@ -76,7 +76,8 @@ enum ConnectionDriver {
     ) -> Transcript {
         var parser = ResponseHeadParser(limits: headLimits)
         var finalCount = 0
-        return run(chunks, finish: finish, chunkedLimits: ChunkedLimits(), parser: &parser) { (head) throws(HTTP1Error) in
+        return run(chunks, finish: finish, chunkedLimits: ChunkedLimits(), parser: &parser) {
+            (head) throws(HTTP1Error) in
             let method = finalCount < requestMethods.count ? requestMethods[finalCount] : "GET"
             let framing = try ResponseFraming(analyzing: head, requestMethod: method)
             if !framing.isInterim {
@@ -132,8 +133,10 @@ enum ConnectionDriver {
                                     }
                                 } else {
                                     phase = .body(
-                                        BodyDecoder(framing: message.framing, chunkedLimits: chunkedLimits), message,
-                                        keepAlive: keepAlive, handoff: handoffAfterBody
+                                        BodyDecoder(framing: message.framing, chunkedLimits: chunkedLimits),
+                                        message,
+                                        keepAlive: keepAlive,
+                                        handoff: handoffAfterBody
                                     )
                                 }
                             } catch {

@@ -7,7 +7,11 @@ import Testing
         let names = HTTP1Error.Code.allCodes.map(\.name)
         #expect(Set(names).count == names.count)
         for name in names {
-            #expect(!name.isEmpty && name.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }, "\(name)")
+            #expect(
+                !name.isEmpty
+                    && name.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F },
+                "\(name)"
+            )
         }
         #expect(HTTP1Error.Code.obsFold.name == "obs_fold")
         #expect(HTTP1Error.Code.bareLF.name == "bare_lf")

@@ -28,12 +28,18 @@ enum HeadOutcome<Head: Hashable & Sendable>: Equatable {
 
 /// Drives head parsers over spans.
 enum HeadFeeding {
-    static func request(_ chunks: [[UInt8]], parser: RequestHeadParser = RequestHeadParser()) -> HeadOutcome<RequestHead> {
+    static func request(
+        _ chunks: [[UInt8]],
+        parser: RequestHeadParser = RequestHeadParser()
+    ) -> HeadOutcome<RequestHead> {
         var parser = parser
         return run(chunks) { parser.feed($0) }
     }
 
-    static func response(_ chunks: [[UInt8]], parser: ResponseHeadParser = ResponseHeadParser()) -> HeadOutcome<ResponseHead> {
+    static func response(
+        _ chunks: [[UInt8]],
+        parser: ResponseHeadParser = ResponseHeadParser()
+    ) -> HeadOutcome<ResponseHead> {
         var parser = parser
         return run(chunks) { parser.feed($0) }
     }

@@ -96,10 +96,17 @@ enum LLHTTPCorpus {
             }
             cases.append(
                 CorpusCase(
-                    file: String(entry.file.dropFirst("rendered/".count)), sourceMD: entry.source_md,
-                    title: entry.title, mode: entry.llhttp_mode, outcome: entry.outcome,
-                    messagesCompleted: entry.messages_completed, llhttpError: entry.error,
-                    input: render(block.http), rendered: rendered, finish: finish, skipBody: block.skipBody
+                    file: String(entry.file.dropFirst("rendered/".count)),
+                    sourceMD: entry.source_md,
+                    title: entry.title,
+                    mode: entry.llhttp_mode,
+                    outcome: entry.outcome,
+                    messagesCompleted: entry.messages_completed,
+                    llhttpError: entry.error,
+                    input: render(block.http),
+                    rendered: rendered,
+                    finish: finish,
+                    skipBody: block.skipBody
                 )
             )
         }

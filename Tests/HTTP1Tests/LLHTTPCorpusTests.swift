@@ -46,7 +46,8 @@ import Testing
             corpusCase.mode.hasPrefix("request")
                 ? ConnectionDriver.requests(chunks, finish: finish)
                 : ConnectionDriver.responses(
-                    chunks, finish: finish,
+                    chunks,
+                    finish: finish,
                     // A client skips a response body exactly when it sent HEAD.
                     requestMethods: corpusCase.skipBody ? Array(repeating: "HEAD", count: 8) : []
                 )
@@ -78,7 +79,8 @@ import Testing
 
     @Test func everyListedCaseExists() {
         let files = Set(LLHTTPCorpus.all.map(\.file))
-        let listed = Self.strictExceptions.keys.sorted() + Self.lenientCases.keys.sorted() + Self.skipped.keys.sorted()
+        let listed =
+            Self.strictExceptions.keys.sorted() + Self.lenientCases.keys.sorted() + Self.skipped.keys.sorted()
             + Self.fragmentVariants.keys.sorted()
         for file in listed {
             #expect(files.contains(file), "\(file)")

@@ -77,7 +77,10 @@ import Testing
 
     @Test func transferEncodingInHTTP10IsRefusedEvenWithoutContentLength() {
         #expect(code("Transfer-Encoding: chunked\r\n", version: "HTTP/1.0") == .transferEncodingInHTTP10)
-        #expect(code("Transfer-Encoding: chunked\r\nContent-Length: 3\r\n", version: "HTTP/1.0") == .transferEncodingInHTTP10)
+        #expect(
+            code("Transfer-Encoding: chunked\r\nContent-Length: 3\r\n", version: "HTTP/1.0")
+                == .transferEncodingInHTTP10
+        )
     }
 
     @Test func duplicateContentLengthIsRefusedByTheAnalysisToo() {

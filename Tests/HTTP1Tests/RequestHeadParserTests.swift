@@ -4,16 +4,26 @@ import Testing
 
 @Suite struct RequestHeadParserTests {
     /// Parses `text` under every split and returns the common outcome.
-    private func parse(_ text: String, limits: HeadLimits = HeadLimits(), methods: MethodPolicy = .registered)
+    private func parse(
+        _ text: String,
+        limits: HeadLimits = HeadLimits(),
+        methods: MethodPolicy = .registered
+    )
         -> HeadOutcome<RequestHead>
     {
         parse(Array(text.utf8), limits: limits, methods: methods)
     }
 
-    private func parse(_ bytes: [UInt8], limits: HeadLimits = HeadLimits(), methods: MethodPolicy = .registered)
+    private func parse(
+        _ bytes: [UInt8],
+        limits: HeadLimits = HeadLimits(),
+        methods: MethodPolicy = .registered
+    )
         -> HeadOutcome<RequestHead>
     {
-        SplitFeeder.verify(bytes) { HeadFeeding.request($0, parser: RequestHeadParser(limits: limits, methods: methods)) }
+        SplitFeeder.verify(bytes) {
+            HeadFeeding.request($0, parser: RequestHeadParser(limits: limits, methods: methods))
+        }
     }
 
     private func expectRejected(
@@ -28,7 +38,8 @@ import Testing
     }
 
     @Test func parsesMethodTargetVersionAndOrderedFields() throws {
-        let text = "POST /upload?x=1 HTTP/1.1\r\nHost: example.com\r\nX-Dup: a\r\ncontent-TYPE:  text/plain \t\r\nX-Dup: b\r\n\r\nBODY"
+        let text =
+            "POST /upload?x=1 HTTP/1.1\r\nHost: example.com\r\nX-Dup: a\r\ncontent-TYPE:  text/plain \t\r\nX-Dup: b\r\n\r\nBODY"
         let outcome = parse(text)
         guard case .complete(let head, let rest) = outcome else {
             Issue.record("expected a head, got \(outcome)")
@@ -64,7 +75,8 @@ import Testing
     }
 
     @Test func keepsObsTextBytesAndEmptyValues() {
-        let bytes: [UInt8] = Array("GET / HTTP/1.0\r\nX-Name: caf".utf8) + [0xC3, 0xA9, 0xFF] + Array("\r\nX-Empty:\r\n\r\n".utf8)
+        let bytes: [UInt8] =
+            Array("GET / HTTP/1.0\r\nX-Name: caf".utf8) + [0xC3, 0xA9, 0xFF] + Array("\r\nX-Empty:\r\n\r\n".utf8)
         guard case .complete(let head, _) = parse(bytes) else {
             Issue.record("expected a head")
             return
@@ -194,7 +206,9 @@ import Testing
         let field = "X-Long: 1234567890"  // 18 bytes
         let text = "GET / HTTP/1.1\r\n" + field + "\r\n\r\n"
         #expect(parse(text, limits: HeadLimits(maxFieldLineBytes: 18)).head != nil)
-        #expect(parse(text, limits: HeadLimits(maxFieldLineBytes: 17)) == .error(HTTP1Error(.fieldLineTooLong, offset: 33)))
+        #expect(
+            parse(text, limits: HeadLimits(maxFieldLineBytes: 17)) == .error(HTTP1Error(.fieldLineTooLong, offset: 33))
+        )
         // Trailing whitespace counts: it is part of the line.
         let padded = "GET / HTTP/1.1\r\n" + field + "  \r\n\r\n"
         #expect(parse(padded, limits: HeadLimits(maxFieldLineBytes: 18)).code == .fieldLineTooLong)

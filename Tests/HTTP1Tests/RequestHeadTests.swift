@@ -31,7 +31,10 @@ import Testing
         )
         #expect(
             original.hopByHopFieldNames
-                == ["connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "trailer", "x-secret"]
+                == [
+                    "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "trailer",
+                    "x-secret",
+                ]
         )
         let bytes = original.serialized(
             target: original.target.originForm,
@@ -102,7 +105,9 @@ import Testing
         let bare = try RequestTarget("http://example.com?x")
         #expect(bare.path == "" && bare.originForm == "/?x")
         let origin = try RequestTarget("/p?q?r")
-        #expect(origin.path == "/p" && origin.query == "q?r" && origin.originForm == "/p?q?r" && origin.authority == nil)
+        #expect(
+            origin.path == "/p" && origin.query == "q?r" && origin.originForm == "/p?q?r" && origin.authority == nil
+        )
         let authority = try RequestTarget("example.com:443", method: "CONNECT")
         #expect(authority.form == .authority && authority.authority == "example.com:443" && authority.path == "")
         #expect(try RequestTarget("*", method: "OPTIONS").originForm == "*")

@@ -23,7 +23,8 @@ import Testing
         #expect(continued.isInterim && continued.body == .none && !continued.isSwitchingProtocols)
         let hints = try framing("HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n").get()
         #expect(hints.isInterim && hints.body == .none)
-        let switching = try framing("HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: upgrade\r\n\r\n").get()
+        let switching = try framing("HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: upgrade\r\n\r\n")
+            .get()
         #expect(switching.isSwitchingProtocols && !switching.isInterim && !switching.keepAlive)
     }
 
@@ -46,9 +47,14 @@ import Testing
     }
 
     @Test(arguments: [
-        ("HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n",
-            HTTP1Error.Code.contentLengthWithTransferEncoding),
-        ("HTTP/1.1 204 OK\r\nContent-Length: 0\r\nTransfer-Encoding: chunked\r\n\r\n", .contentLengthWithTransferEncoding),
+        (
+            "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n",
+            HTTP1Error.Code.contentLengthWithTransferEncoding
+        ),
+        (
+            "HTTP/1.1 204 OK\r\nContent-Length: 0\r\nTransfer-Encoding: chunked\r\n\r\n",
+            .contentLengthWithTransferEncoding
+        ),
         ("HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", .transferEncodingInHTTP10),
         ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, chunked\r\n\r\n", .invalidTransferEncoding),
         ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked;x=1\r\n\r\n", .invalidTransferEncoding),

@@ -12,7 +12,8 @@ import Testing
     }
 
     @Test func parsesStatusLineAndFields() {
-        guard case .complete(let head, let rest) = parse("HTTP/1.1 201 Created\r\nLocation: /x\r\nA:b\r\n\r\nbody") else {
+        guard case .complete(let head, let rest) = parse("HTTP/1.1 201 Created\r\nLocation: /x\r\nA:b\r\n\r\nbody")
+        else {
             Issue.record("expected a head")
             return
         }
@@ -72,7 +73,9 @@ import Testing
     @Test func statusLineAndHeadLimits() {
         let text = "HTTP/1.1 200 OK\r\nA: b\r\n\r\n"
         #expect(parse(text, limits: HeadLimits(maxStartLineBytes: 15)).head != nil)
-        #expect(parse(text, limits: HeadLimits(maxStartLineBytes: 14)) == .error(HTTP1Error(.statusLineTooLong, offset: 14)))
+        #expect(
+            parse(text, limits: HeadLimits(maxStartLineBytes: 14)) == .error(HTTP1Error(.statusLineTooLong, offset: 14))
+        )
         #expect(parse(text, limits: HeadLimits(maxHeadBytes: text.utf8.count)).head != nil)
         #expect(
             parse(text, limits: HeadLimits(maxHeadBytes: text.utf8.count - 1))
@@ -87,7 +90,9 @@ import Testing
             var statuses: [Int] = []
             for chunk in chunks {
                 var rest = chunk[...]
-                while !rest.isEmpty, case .complete(let head, let consumed) = Array(rest).withUnsafeBytes({ parser.feed($0) }) {
+                while !rest.isEmpty,
+                    case .complete(let head, let consumed) = Array(rest).withUnsafeBytes({ parser.feed($0) })
+                {
                     statuses.append(head.status)
                     rest = rest.dropFirst(consumed)
                 }
