@@ -1,0 +1,81 @@
+/// Checks Content-Length while a head streams in, so a bad or duplicate value is refused at the
+/// offending byte rather than after the whole head arrived (as llhttp does): a second
+/// Content-Length line fails at its colon, a non-digit or an overflowing digit at that byte.
+/// ``RequestFraming`` and ``ResponseFraming`` apply the same rules to complete heads.
+struct ContentLengthWatch: Sendable {
+    private static let name: [UInt8] = Array("content-length".utf8)
+
+    /// Bytes of the current field name that matched `content-length`, or -1 after a mismatch.
+    private var matched = -1
+    /// Whether the current field line is a Content-Length.
+    private var active = false
+    /// Whether a Content-Length line was already seen in this head.
+    private var seen = false
+    private var digits = 0
+    private var value: UInt64 = 0
+    private var trailingWhitespace = false
+
+    /// The first byte of a field name.
+    @inline(__always)
+    mutating func nameStart(_ byte: UInt8) {
+        matched = ByteClass.lowercased(byte) == ContentLengthWatch.name[0] ? 1 : -1
+    }
+
+    /// A further byte of a field name.
+    @inline(__always)
+    mutating func nameByte(_ byte: UInt8) {
+        guard matched >= 0 else {
+            return
+        }
+        if matched < ContentLengthWatch.name.count, ByteClass.lowercased(byte) == ContentLengthWatch.name[matched] {
+            matched += 1
+        } else {
+            matched = -1
+        }
+    }
+
+    /// The colon after a name; `lineStart` is the offset of the name.
+    mutating func colon(lineStart: Int) -> HTTP1Error? {
+        active = matched == ContentLengthWatch.name.count
+        guard active else {
+            return nil
+        }
+        if seen {
+            return HTTP1Error(.duplicateContentLength, offset: lineStart)
+        }
+        seen = true
+        digits = 0
+        value = 0
+        trailingWhitespace = false
+        return nil
+    }
+
+    /// A value byte (VCHAR, obs-text, SP or HTAB) at `offset`.
+    @inline(__always)
+    mutating func valueByte(_ byte: UInt8, at offset: Int) -> HTTP1Error? {
+        guard active else {
+            return nil
+        }
+        if ByteClass.isWhitespace(byte) {
+            trailingWhitespace = digits > 0
+            return nil
+        }
+        guard ByteClass.isDigit(byte), !trailingWhitespace else {
+            return HTTP1Error(.invalidContentLength, offset: offset)
+        }
+        let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+        let (sum, overflow2) = times10.addingReportingOverflow(UInt64(byte - 0x30))
+        guard !overflow1, !overflow2, sum <= UInt64(Int64.max) else {
+            return HTTP1Error(.contentLengthOverflow, offset: offset)
+        }
+        value = sum
+        digits += 1
+        return nil
+    }
+
+    /// The CR ending a field line at `offset`.
+    mutating func lineEnd(at offset: Int) -> HTTP1Error? {
+        defer { active = false }
+        return active && digits == 0 ? HTTP1Error(.invalidContentLength, offset: offset) : nil
+    }
+}

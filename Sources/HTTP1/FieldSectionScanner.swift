@@ -1,0 +1,198 @@
+/// The field-line half of a message head (and of a chunked trailer section): a resumable byte state
+/// machine shared by the request parser, the response parser and the chunked decoder.
+///
+/// It validates `*( field-line CRLF ) CRLF` strictly (RFC 9112 §5): token names, no whitespace before
+/// the colon, no obs-fold, no controls other than HTAB in values, CRLF only. It never stores bytes;
+/// its owner keeps them when it needs them, and the scanner records each field's offsets (relative
+/// to the owner's head offset) when `recording` is on.
+struct FieldSectionScanner: Sendable {
+    /// What one call to ``scan(_:from:to:offset:)`` found.
+    enum Outcome: Sendable {
+        /// Every byte in the range was valid; the section is not finished.
+        case needMore
+        /// The section ended; the value is the index in the scanned buffer just past its final LF.
+        case done(Int)
+        /// Invalid input.
+        case error(HTTP1Error)
+    }
+
+    private enum State: UInt8, Sendable {
+        case lineStart
+        case name
+        case beforeValue
+        case value
+        case valueCR
+        case finalCR
+        case done
+    }
+
+    private var state: State = .lineStart
+    /// True until the first field line ends: whitespace there is `whitespace_after_start_line`.
+    private var onFirstLine: Bool
+    private let afterStartLine: Bool
+    private let recording: Bool
+    private let maxFieldLineBytes: Int
+    private let maxFieldCount: Int
+    /// Early Content-Length checks (heads only; nil for trailers).
+    private var contentLength: ContentLengthWatch?
+    private var lineStart = 0
+    private var nameEnd = 0
+    private var valueStart = 0
+    private var valueEnd = 0
+    /// Number of field lines seen so far (counted when a name starts).
+    private(set) var fieldCount = 0
+    /// The recorded fields (empty unless `recording`).
+    private(set) var entries: [HTTPFields.Entry] = []
+
+    /// Creates a scanner.
+    /// - Parameters:
+    ///   - afterStartLine: Whether a start line precedes the section (a head) or not (trailers).
+    ///   - recording: Whether to record field offsets.
+    ///   - maxFieldLineBytes: Longest accepted field line, without CRLF.
+    ///   - maxFieldCount: Most accepted field lines.
+    ///   - checksContentLength: Whether to refuse bad or duplicate Content-Length lines as they arrive.
+    init(afterStartLine: Bool, recording: Bool, maxFieldLineBytes: Int, maxFieldCount: Int, checksContentLength: Bool) {
+        self.contentLength = checksContentLength ? ContentLengthWatch() : nil
+        self.afterStartLine = afterStartLine
+        self.onFirstLine = true
+        self.recording = recording
+        self.maxFieldLineBytes = maxFieldLineBytes
+        self.maxFieldCount = maxFieldCount
+    }
+
+    /// Takes the recorded entries, leaving the scanner's list empty.
+    mutating func takeEntries() -> [HTTPFields.Entry] {
+        defer { entries = [] }
+        return entries
+    }
+
+    /// Scans `bytes[start..<end]`, whose first byte sits at head offset `offset`.
+    mutating func scan(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int, offset: Int) -> Outcome {
+        let delta = offset - start  // head offset of bytes[i] is i + delta
+        var index = start
+        while index < end {
+            let byte = bytes[index]
+            let position = index + delta
+            switch state {
+            case .lineStart:
+                if let error = lineStartByte(byte, at: position) {
+                    return .error(error)
+                }
+            case .name:
+                if ByteClass.isTChar(byte) {
+                    if position - lineStart >= maxFieldLineBytes {
+                        return .error(HTTP1Error(.fieldLineTooLong, offset: position))
+                    }
+                    contentLength?.nameByte(byte)
+                } else if byte == ByteClass.colon {
+                    if position - lineStart >= maxFieldLineBytes {
+                        return .error(HTTP1Error(.fieldLineTooLong, offset: position))
+                    }
+                    if let error = contentLength?.colon(lineStart: lineStart) {
+                        return .error(error)
+                    }
+                    nameEnd = position
+                    state = .beforeValue
+                } else {
+                    return .error(HTTP1Error(nameError(byte), offset: position))
+                }
+            case .beforeValue, .value:
+                if byte == ByteClass.cr {
+                    if state == .beforeValue {
+                        valueStart = position
+                        valueEnd = position
+                    }
+                    if let error = contentLength?.lineEnd(at: position) {
+                        return .error(error)
+                    }
+                    state = .valueCR
+                } else if ByteClass.isFieldVChar(byte) || ByteClass.isWhitespace(byte) {
+                    if position - lineStart >= maxFieldLineBytes {
+                        return .error(HTTP1Error(.fieldLineTooLong, offset: position))
+                    }
+                    if let error = contentLength?.valueByte(byte, at: position) {
+                        return .error(error)
+                    }
+                    if !ByteClass.isWhitespace(byte) {
+                        if state == .beforeValue {
+                            valueStart = position
+                            state = .value
+                        }
+                        valueEnd = position + 1
+                    }
+                } else {
+                    return .error(HTTP1Error(byte == ByteClass.lf ? .bareLF : .invalidFieldValue, offset: position))
+                }
+            case .valueCR:
+                guard byte == ByteClass.lf else {
+                    return .error(HTTP1Error(.bareCR, offset: position - 1))
+                }
+                if recording {
+                    entries.append(
+                        HTTPFields.Entry(
+                            nameStart: lineStart,
+                            nameEnd: nameEnd,
+                            valueStart: valueStart,
+                            valueEnd: valueEnd
+                        )
+                    )
+                }
+                onFirstLine = false
+                state = .lineStart
+            case .finalCR:
+                guard byte == ByteClass.lf else {
+                    return .error(HTTP1Error(.bareCR, offset: position - 1))
+                }
+                state = .done
+                return .done(index + 1)
+            case .done:
+                preconditionFailure("FieldSectionScanner used after the section ended")
+            }
+            index += 1
+        }
+        return .needMore
+    }
+
+    /// Handles the first byte of a line: the end of the section, or the first byte of a name.
+    private mutating func lineStartByte(_ byte: UInt8, at position: Int) -> HTTP1Error? {
+        if ByteClass.isTChar(byte) {
+            guard fieldCount < maxFieldCount else {
+                return HTTP1Error(.tooManyFields, offset: position)
+            }
+            guard maxFieldLineBytes > 0 else {
+                return HTTP1Error(.fieldLineTooLong, offset: position)
+            }
+            fieldCount += 1
+            contentLength?.nameStart(byte)
+            lineStart = position
+            state = .name
+            return nil
+        }
+        switch byte {
+        case ByteClass.cr:
+            state = .finalCR
+            return nil
+        case ByteClass.lf:
+            return HTTP1Error(.bareLF, offset: position)
+        case ByteClass.sp, ByteClass.htab:
+            if onFirstLine {
+                return HTTP1Error(afterStartLine ? .whitespaceAfterStartLine : .obsFold, offset: position)
+            }
+            return HTTP1Error(.obsFold, offset: position)
+        case ByteClass.colon:
+            return HTTP1Error(.emptyFieldName, offset: position)
+        default:
+            return HTTP1Error(.invalidFieldName, offset: position)
+        }
+    }
+
+    /// The error for a non-tchar, non-colon byte inside a field name.
+    private func nameError(_ byte: UInt8) -> HTTP1Error.Code {
+        switch byte {
+        case ByteClass.sp, ByteClass.htab: return .whitespaceBeforeColon
+        case ByteClass.cr: return .missingColon
+        case ByteClass.lf: return .bareLF
+        default: return .invalidFieldName
+        }
+    }
+}

@@ -1,0 +1,112 @@
+/// Helpers for the list-valued and numeric fields that decide framing (RFC 9110 §5.6.1, §8.6).
+enum FieldValueList {
+    /// A transfer coding as listed in Transfer-Encoding.
+    struct Coding: Equatable {
+        /// Lowercased coding name.
+        var name: String
+        /// Whether `;parameters` followed the name.
+        var hasParameters: Bool
+    }
+
+    /// Splits every value on `,` and trims OWS; empty elements are kept (as empty slices).
+    static func elements(_ values: [ArraySlice<UInt8>]) -> [ArraySlice<UInt8>] {
+        var result: [ArraySlice<UInt8>] = []
+        for value in values {
+            var start = value.startIndex
+            var index = value.startIndex
+            while true {
+                if index == value.endIndex || value[index] == ByteClass.comma {
+                    result.append(trimmed(value[start..<index]))
+                    if index == value.endIndex {
+                        break
+                    }
+                    start = index + 1
+                }
+                index += 1
+            }
+        }
+        return result
+    }
+
+    /// `bytes` without leading and trailing SP/HTAB.
+    static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var lower = bytes.startIndex
+        var upper = bytes.endIndex
+        while lower < upper, ByteClass.isWhitespace(bytes[lower]) {
+            lower += 1
+        }
+        while upper > lower, ByteClass.isWhitespace(bytes[upper - 1]) {
+            upper -= 1
+        }
+        return bytes[lower..<upper]
+    }
+
+    /// Whether `bytes` is a non-empty token.
+    static func isToken(_ bytes: ArraySlice<UInt8>) -> Bool {
+        !bytes.isEmpty && bytes.allSatisfy(ByteClass.isTChar)
+    }
+
+    /// ASCII-lowercased string of token bytes.
+    static func lowercased(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes.lazy.map(ByteClass.lowercased), as: UTF8.self)
+    }
+
+    /// The single Content-Length of `values` (one per field line), or nil when there is none.
+    /// - Throws: `duplicate_content_length`, `invalid_content_length`, `content_length_overflow`.
+    static func contentLength(_ values: [ArraySlice<UInt8>]) throws(HTTP1Error) -> UInt64? {
+        guard let value = values.first else {
+            return nil
+        }
+        guard values.count == 1 else {
+            throw HTTP1Error(.duplicateContentLength)
+        }
+        guard !value.isEmpty else {
+            throw HTTP1Error(.invalidContentLength)
+        }
+        var length: UInt64 = 0
+        for byte in value {
+            guard ByteClass.isDigit(byte) else {
+                throw HTTP1Error(.invalidContentLength)
+            }
+            let (times10, overflow1) = length.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(byte - 0x30))
+            guard !overflow1, !overflow2, sum <= UInt64(Int64.max) else {
+                throw HTTP1Error(.contentLengthOverflow)
+            }
+            length = sum
+        }
+        return length
+    }
+
+    /// The transfer codings of every Transfer-Encoding line, in order.
+    /// - Throws: `invalid_transfer_encoding` for an empty element or one that is not
+    ///   `token *( OWS ";" ... )`.
+    static func codings(_ values: [ArraySlice<UInt8>]) throws(HTTP1Error) -> [Coding] {
+        var codings: [Coding] = []
+        for element in elements(values) {
+            var nameEnd = element.startIndex
+            while nameEnd < element.endIndex, ByteClass.isTChar(element[nameEnd]) {
+                nameEnd += 1
+            }
+            let rest = trimmed(element[nameEnd...])
+            guard nameEnd > element.startIndex, rest.isEmpty || rest.first == ByteClass.semicolon else {
+                throw HTTP1Error(.invalidTransferEncoding)
+            }
+            codings.append(Coding(name: lowercased(element[..<nameEnd]), hasParameters: !rest.isEmpty))
+        }
+        return codings
+    }
+
+    /// The lowercased connection options of every Connection line (empty elements skipped).
+    /// - Throws: `invalid_connection` for an element that is not a token.
+    static func connectionOptions(_ values: [ArraySlice<UInt8>]) throws(HTTP1Error) -> Set<String> {
+        var options: Set<String> = []
+        for element in elements(values) where !element.isEmpty {
+            guard isToken(element) else {
+                throw HTTP1Error(.invalidConnection)
+            }
+            options.insert(lowercased(element))
+        }
+        return options
+    }
+}

@@ -1,0 +1,203 @@
+/// An ordered list of field lines, stored as one byte buffer plus offsets.
+///
+/// Parsed heads hand their buffer over without copying; lookups compare names case-insensitively
+/// (ASCII) without allocating. Order and duplicates are preserved exactly as received.
+public struct HTTPFields: Sendable {
+    /// Offsets of one field line inside `storage`.
+    struct Entry: Hashable, Sendable {
+        var nameStart: Int
+        var nameEnd: Int
+        var valueStart: Int
+        var valueEnd: Int
+    }
+
+    /// Raw bytes that the entries point into (for a parsed head: the whole head).
+    private(set) var storage: [UInt8]
+    /// One entry per field line, in order.
+    private(set) var entries: [Entry]
+
+    /// Creates an empty list.
+    public init() {
+        storage = []
+        entries = []
+    }
+
+    /// Adopts a parsed head's bytes and field offsets.
+    init(storage: [UInt8], entries: [Entry]) {
+        self.storage = storage
+        self.entries = entries
+    }
+
+    /// Appends a field line.
+    /// - Parameter field: The field to append.
+    public mutating func append(_ field: HTTPField) {
+        let nameStart = storage.count
+        storage.append(contentsOf: field.name.utf8)
+        let valueStart = storage.count
+        storage.append(contentsOf: field.valueBytes)
+        entries.append(
+            Entry(nameStart: nameStart, nameEnd: valueStart, valueStart: valueStart, valueEnd: storage.count)
+        )
+    }
+
+    /// Appends a field line.
+    /// - Parameters:
+    ///   - name: A token.
+    ///   - value: A value without control characters.
+    public mutating func append(name: String, value: String) {
+        append(HTTPField(name: name, value: value))
+    }
+
+    /// Removes every field line whose name matches, ignoring ASCII case.
+    /// - Parameter name: The field name.
+    public mutating func removeAll(named name: String) {
+        let kept = entries.filter { !nameMatches($0, name) }
+        entries = kept
+    }
+
+    /// The value of the first field named `name` (ASCII case-insensitive), decoded as UTF-8.
+    /// - Parameter name: The field name.
+    public func first(named name: String) -> String? {
+        guard let entry = entries.first(where: { nameMatches($0, name) }) else {
+            return nil
+        }
+        return String(decoding: storage[entry.valueStart..<entry.valueEnd], as: UTF8.self)
+    }
+
+    /// The values of every field named `name`, in order.
+    /// - Parameter name: The field name.
+    public func values(named name: String) -> [String] {
+        entries.filter { nameMatches($0, name) }.map {
+            String(decoding: storage[$0.valueStart..<$0.valueEnd], as: UTF8.self)
+        }
+    }
+
+    /// How many field lines are named `name`.
+    /// - Parameter name: The field name.
+    public func count(named name: String) -> Int {
+        var count = 0
+        for entry in entries where nameMatches(entry, name) {
+            count += 1
+        }
+        return count
+    }
+
+    /// Whether at least one field line is named `name`.
+    /// - Parameter name: The field name.
+    public func contains(named name: String) -> Bool {
+        entries.contains { nameMatches($0, name) }
+    }
+
+    /// The value bytes of every field named `name`, in order, without copying.
+    func valueSlices(named name: String) -> [ArraySlice<UInt8>] {
+        entries.filter { nameMatches($0, name) }.map { storage[$0.valueStart..<$0.valueEnd] }
+    }
+
+    /// The ASCII-lowercased name of field `index`.
+    func lowercasedName(at index: Int) -> String {
+        let entry = entries[index]
+        return String(decoding: storage[entry.nameStart..<entry.nameEnd].lazy.map(ByteClass.lowercased), as: UTF8.self)
+    }
+
+    /// Whether `entry`'s name equals `name`, ignoring ASCII case.
+    private func nameMatches(_ entry: Entry, _ name: String) -> Bool {
+        let utf8 = name.utf8
+        guard utf8.count == entry.nameEnd - entry.nameStart else {
+            return false
+        }
+        var index = entry.nameStart
+        for byte in utf8 {
+            if ByteClass.lowercased(storage[index]) != ByteClass.lowercased(byte) {
+                return false
+            }
+            index += 1
+        }
+        return true
+    }
+
+    /// Appends `Name: value CRLF` for every field whose lowercased name is not in `removing`.
+    /// - Parameters:
+    ///   - buffer: The buffer to append to.
+    ///   - removing: Lowercased names to leave out.
+    public func write(into buffer: inout [UInt8], removing: Set<String> = []) {
+        for index in entries.indices {
+            if !removing.isEmpty, removing.contains(lowercasedName(at: index)) {
+                continue
+            }
+            let entry = entries[index]
+            buffer.append(contentsOf: storage[entry.nameStart..<entry.nameEnd])
+            buffer.append(ByteClass.colon)
+            buffer.append(ByteClass.sp)
+            buffer.append(contentsOf: storage[entry.valueStart..<entry.valueEnd])
+            buffer.append(ByteClass.cr)
+            buffer.append(ByteClass.lf)
+        }
+    }
+}
+
+extension HTTPFields: RandomAccessCollection {
+    /// The position of the first field.
+    public var startIndex: Int { 0 }
+    /// One past the last field.
+    public var endIndex: Int { entries.count }
+
+    /// The field at `position`.
+    /// - Parameter position: A valid index.
+    public subscript(position: Int) -> HTTPField {
+        let entry = entries[position]
+        return HTTPField(
+            trustedName: String(decoding: storage[entry.nameStart..<entry.nameEnd], as: UTF8.self),
+            valueBytes: Array(storage[entry.valueStart..<entry.valueEnd])
+        )
+    }
+}
+
+extension HTTPFields: Hashable {
+    /// Two lists are equal when they hold the same names (exact bytes) and values, in the same order.
+    public static func == (lhs: HTTPFields, rhs: HTTPFields) -> Bool {
+        guard lhs.entries.count == rhs.entries.count else {
+            return false
+        }
+        for (left, right) in zip(lhs.entries, rhs.entries) {
+            guard lhs.storage[left.nameStart..<left.nameEnd] == rhs.storage[right.nameStart..<right.nameEnd],
+                lhs.storage[left.valueStart..<left.valueEnd] == rhs.storage[right.valueStart..<right.valueEnd]
+            else {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Hashes the names and values in order.
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(entries.count)
+        for entry in entries {
+            hasher.combine(entry.nameEnd - entry.nameStart)
+            storage.withUnsafeBytes { raw in
+                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw[entry.nameStart..<entry.nameEnd]))
+                hasher.combine(entry.valueEnd - entry.valueStart)
+                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw[entry.valueStart..<entry.valueEnd]))
+            }
+        }
+    }
+}
+
+extension HTTPFields: ExpressibleByDictionaryLiteral {
+    /// Creates a list from `name: value` pairs, kept in order (duplicates allowed).
+    /// - Parameter elements: The pairs.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init()
+        for (name, value) in elements {
+            append(name: name, value: value)
+        }
+    }
+}
+
+extension HTTPField {
+    /// Creates a field from bytes the parser has already validated.
+    init(trustedName: String, valueBytes: [UInt8]) {
+        self.name = trustedName
+        self.valueBytes = valueBytes
+    }
+}

@@ -1,0 +1,69 @@
+extension RequestHead {
+    /// Hop-by-hop fields an intermediary always removes (RFC 9110 §7.6.1, plus the non-standard
+    /// Proxy-Connection), lowercased.
+    public static let standardHopByHopFieldNames: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "trailer",
+    ]
+
+    /// The lowercased names to remove before forwarding: ``standardHopByHopFieldNames`` plus every
+    /// option listed in Connection. Options naming Host, Content-Length or Content-Type are not
+    /// included (``RequestFraming`` refuses such requests anyway).
+    public var hopByHopFieldNames: Set<String> {
+        var names = RequestHead.standardHopByHopFieldNames
+        let options = (try? FieldValueList.connectionOptions(fields.valueSlices(named: "connection"))) ?? []
+        names.formUnion(options.subtracting(RequestFraming.protectedFieldNames))
+        return names
+    }
+
+    /// Appends the head in wire form: request line, the fields not removed, the added fields, CRLF.
+    /// - Parameters:
+    ///   - buffer: The buffer to append to.
+    ///   - target: The request-target to send (default: the received one; a reverse proxy sends
+    ///     `target.originForm`).
+    ///   - version: The version to send (default: the received one).
+    ///   - removing: Lowercased names of fields to leave out (see ``hopByHopFieldNames``).
+    ///   - adding: Fields appended after the kept ones (X-Forwarded-For, Via, framing, ...).
+    public func write(
+        into buffer: inout [UInt8],
+        target: String? = nil,
+        version: HTTPVersion? = nil,
+        removing: Set<String> = [],
+        adding: [HTTPField] = []
+    ) {
+        let targetString = target ?? self.target.string
+        precondition(
+            !targetString.utf8.isEmpty && targetString.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F },
+            "request-target must be visible ASCII"
+        )
+        buffer.append(contentsOf: method.utf8)
+        buffer.append(ByteClass.sp)
+        buffer.append(contentsOf: targetString.utf8)
+        buffer.append(ByteClass.sp)
+        (version ?? self.version).write(into: &buffer)
+        buffer.append(contentsOf: HTTP1.crlf)
+        fields.write(into: &buffer, removing: removing)
+        var added = HTTPFields()
+        for field in adding {
+            added.append(field)
+        }
+        added.write(into: &buffer)
+        buffer.append(contentsOf: HTTP1.crlf)
+    }
+
+    /// The head in wire form; see ``write(into:target:version:removing:adding:)``.
+    /// - Parameters:
+    ///   - target: The request-target to send (default: the received one).
+    ///   - version: The version to send (default: the received one).
+    ///   - removing: Lowercased names of fields to leave out.
+    ///   - adding: Fields appended after the kept ones.
+    public func serialized(
+        target: String? = nil,
+        version: HTTPVersion? = nil,
+        removing: Set<String> = [],
+        adding: [HTTPField] = []
+    ) -> [UInt8] {
+        var buffer: [UInt8] = []
+        write(into: &buffer, target: target, version: version, removing: removing, adding: adding)
+        return buffer
+    }
+}

@@ -1,0 +1,39 @@
+extension ResponseHead {
+    /// The lowercased names to remove before relaying: the standard hop-by-hop fields plus every
+    /// option listed in Connection.
+    public var hopByHopFieldNames: Set<String> {
+        var names = RequestHead.standardHopByHopFieldNames
+        let options = (try? FieldValueList.connectionOptions(fields.valueSlices(named: "connection"))) ?? []
+        names.formUnion(options.subtracting(RequestFraming.protectedFieldNames))
+        return names
+    }
+
+    /// Appends the head in wire form: status line, the fields not removed, the added fields, CRLF.
+    /// - Parameters:
+    ///   - buffer: The buffer to append to.
+    ///   - version: The version to send (default: the received one).
+    ///   - removing: Lowercased names of fields to leave out.
+    ///   - adding: Fields appended after the kept ones.
+    public func write(
+        into buffer: inout [UInt8],
+        version: HTTPVersion? = nil,
+        removing: Set<String> = [],
+        adding: [HTTPField] = []
+    ) {
+        (version ?? self.version).write(into: &buffer)
+        buffer.append(ByteClass.sp)
+        buffer.append(contentsOf: [
+            UInt8(status / 100) + 0x30, UInt8(status / 10 % 10) + 0x30, UInt8(status % 10) + 0x30,
+        ])
+        buffer.append(ByteClass.sp)
+        buffer.append(contentsOf: reasonBytes.filter { ByteClass.isFieldVChar($0) || ByteClass.isWhitespace($0) })
+        buffer.append(contentsOf: HTTP1.crlf)
+        fields.write(into: &buffer, removing: removing)
+        var added = HTTPFields()
+        for field in adding {
+            added.append(field)
+        }
+        added.write(into: &buffer)
+        buffer.append(contentsOf: HTTP1.crlf)
+    }
+}

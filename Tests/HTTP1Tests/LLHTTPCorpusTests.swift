@@ -1,0 +1,162 @@
+import Testing
+
+@testable import HTTP1
+
+/// Runs every llhttp request and response case through the parsers, framing and body decoders as a
+/// stream of pipelined messages, fed whole, byte by byte and split at every offset.
+@Suite struct LLHTTPCorpusTests {
+    /// Why partgate refused an input.
+    enum Rejection: Equatable, CustomStringConvertible {
+        case code(HTTP1Error.Code)
+        case dataAfterClose
+
+        var description: String {
+            switch self {
+            case .code(let code): return code.name
+            case .dataAfterClose: return "data_after_close"
+            }
+        }
+    }
+
+    /// A case the corpus says llhttp's strict mode accepts and partgate refuses on purpose.
+    struct Exception {
+        let rejection: Rejection
+        let reason: String
+        /// For inputs whose target carries `#hey`: the rejection once the fragment is removed, so
+        /// that the rule the case is about is checked too.
+        let withoutFragment: Rejection?
+
+        init(_ rejection: Rejection, _ reason: String, withoutFragment: Rejection? = nil) {
+            self.rejection = rejection
+            self.reason = reason
+            self.withoutFragment = withoutFragment
+        }
+    }
+
+    static func rejection(of transcript: Transcript) -> Rejection? {
+        if transcript.end == .dataAfterClose {
+            return .dataAfterClose
+        }
+        return transcript.errorCode.map(Rejection.code)
+    }
+
+    static func transcript(_ corpusCase: CorpusCase, input: [UInt8]? = nil) -> Transcript {
+        let finish = corpusCase.mode.hasSuffix("-finish")
+        return SplitFeeder.verify(input ?? corpusCase.input) { chunks in
+            corpusCase.mode.hasPrefix("request")
+                ? ConnectionDriver.requests(chunks, finish: finish)
+                : ConnectionDriver.responses(
+                    chunks,
+                    finish: finish,
+                    // A client skips a response body exactly when it sent HEAD.
+                    requestMethods: corpusCase.skipBody ? Array(repeating: "HEAD", count: 8) : []
+                )
+        }
+    }
+
+    @Test func corpusIsPresentAndRenderedLikeLLHTTP() {
+        let cases = LLHTTPCorpus.all
+        #expect(cases.count == 251)
+        #expect(LLHTTPCorpus.requestCases.count == 166)
+        #expect(LLHTTPCorpus.responseCases.count == 85)
+        var missingCRLF = 0
+        for corpusCase in cases where corpusCase.input != corpusCase.rendered {
+            #expect(corpusCase.input == corpusCase.rendered + [13, 10], "\(corpusCase.file)")
+            missingCRLF += 1
+        }
+        #expect(missingCRLF == 166)
+    }
+
+    @Test(arguments: LLHTTPCorpus.requestCases)
+    func request(_ corpusCase: CorpusCase) {
+        check(corpusCase)
+    }
+
+    @Test(arguments: LLHTTPCorpus.responseCases)
+    func response(_ corpusCase: CorpusCase) {
+        check(corpusCase)
+    }
+
+    @Test func everyListedCaseExists() {
+        let files = Set(LLHTTPCorpus.all.map(\.file))
+        let listed =
+            Self.strictExceptions.keys.sorted() + Self.lenientCases.keys.sorted() + Self.skipped.keys.sorted()
+            + Self.fragmentVariants.keys.sorted()
+        for file in listed {
+            #expect(files.contains(file), "\(file)")
+        }
+        let lenient = LLHTTPCorpus.all.filter { $0.mode.contains("lenient") }.map(\.file)
+        #expect(Set(lenient) == Set(Self.lenientCases.keys))
+        #expect(Self.strictExceptions.keys.allSatisfy { !$0.contains("lenient") })
+    }
+
+    static func removing(_ pattern: [UInt8], from bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            if index + pattern.count <= bytes.count, Array(bytes[index..<(index + pattern.count)]) == pattern {
+                index += pattern.count
+                continue
+            }
+            output.append(bytes[index])
+            index += 1
+        }
+        return output
+    }
+
+    private func check(_ corpusCase: CorpusCase) {
+        let transcript = Self.transcript(corpusCase)
+        let rejection = Self.rejection(of: transcript)
+        let messages = transcript.messages.count
+        let expected = corpusCase.messagesCompleted
+        if let exception = Self.strictExceptions[corpusCase.file] ?? Self.lenientCases[corpusCase.file] {
+            #expect(rejection == exception.rejection, "\(transcript)")
+            if let expected = exception.withoutFragment {
+                let input = Self.removing(Array("#hey".utf8), from: corpusCase.input)
+                #expect(input.count == corpusCase.input.count - 4)
+                #expect(Self.rejection(of: Self.transcript(corpusCase, input: input)) == expected)
+            }
+            return
+        }
+        #expect(!corpusCase.mode.contains("lenient"), "lenient case without an entry in lenientCases")
+        let hasFragment = Self.removing(Array("#hey".utf8), from: corpusCase.input) != corpusCase.input
+        #expect(hasFragment == (Self.fragmentVariants[corpusCase.file] != nil), "fragment variant table")
+        if let expected = Self.fragmentVariants[corpusCase.file] {
+            #expect(rejection == .code(.invalidTarget))
+            let input = Self.removing(Array("#hey".utf8), from: corpusCase.input)
+            #expect(Self.rejection(of: Self.transcript(corpusCase, input: input)) == expected)
+            return
+        }
+        if Self.skipped[corpusCase.file] != nil {
+            // The only skipped case: the next request's bytes are read as this one's body.
+            #expect(transcript.messages.isEmpty && transcript.end == .open && transcript.pendingBody.count > 0)
+            return
+        }
+        if let finish = corpusCase.finish {
+            // llhttp_finish: 0 = clean at a message boundary, 1 = EOF ended the message, 2 = EOF inside one.
+            guard case .closed(let error) = transcript.end else {
+                Issue.record("expected an end of input, got \(transcript)")
+                return
+            }
+            #expect((error == nil) == (finish != 2), "\(transcript)")
+            #expect(messages == expected + (finish == 1 ? 1 : 0), "\(transcript)")
+            return
+        }
+        switch (corpusCase.outcome, corpusCase.llhttpErrorCode) {
+        case ("ok", _):
+            #expect(rejection == nil && transcript.end == .open, "\(transcript)")
+            #expect(messages == expected, "\(transcript)")
+        case (_, 22?):
+            #expect(transcript.end == .handoff, "\(transcript)")
+            #expect(messages == expected, "\(transcript)")
+        case (_, 23?):
+            #expect(rejection == .code(.unknownMethod), "\(transcript)")
+        case (_, 5?):
+            #expect(rejection == .dataAfterClose, "\(transcript)")
+            #expect(messages == expected, "\(transcript)")
+        default:
+            #expect(rejection != nil, "\(transcript)")
+            #expect(messages <= expected, "\(transcript)")
+        }
+    }
+}
