@@ -17,6 +17,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // libevent 2.1 (core, openssl, pthreads) and OpenSSL 3 in one Clang module, with static inline shims.
@@ -45,7 +46,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: swiftSettings),
-        .testTarget(name: "MultipartTests", dependencies: ["Multipart"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "MultipartTests",
+            dependencies: ["Multipart", "HTTP1", .product(name: "Yams", package: "Yams")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "SniffTests", dependencies: ["Sniff"], swiftSettings: swiftSettings),
         .testTarget(name: "PolicyTests", dependencies: ["Policy", "Multipart", "Sniff"], swiftSettings: swiftSettings),
         .testTarget(name: "ProxyEngineTests", dependencies: ["ProxyEngine"], swiftSettings: swiftSettings),
