@@ -39,7 +39,8 @@ struct InspectCommand: ParsableCommand {
         do {
             input = try InputFile(path: file)
         } catch {
-            throw CLIFailure(message: "partgate inspect: \(error)")
+            StandardStream.err.write("partgate inspect: \(error)\n")
+            throw ExitCode(1)
         }
         var inspection = Inspection(strictness: try strictness(), contentType: contentType, output: StandardStream.out)
         let outcome = request ? inspection.runRequest(input) : inspection.runBody(input)
@@ -74,10 +75,4 @@ struct InspectCommand: ParsableCommand {
             throw ValidationError("--strict: \(error)")
         }
     }
-}
-
-/// A failure already worded for the user: printed as one line, exit 1.
-struct CLIFailure: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
 }

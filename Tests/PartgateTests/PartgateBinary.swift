@@ -1,0 +1,71 @@
+import Foundation
+
+/// Runs the real `partgate` binary built next to the test bundle.
+enum PartgateBinary {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        /// The stdout lines parsed as JSON objects.
+        var jsonLines: [[String: Any]] {
+            stdout.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+        }
+    }
+
+    /// The directory holding the build products (the test bundle's directory).
+    static var productsDirectory: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    }
+
+    static var url: URL { productsDirectory.appendingPathComponent("partgate") }
+
+    /// The repository root (Tests/PartgateTests/<file> → up two levels).
+    static func repositoryRoot(_ file: String = #filePath) -> URL {
+        URL(fileURLWithPath: file).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// Runs partgate with `arguments`; `input` writes to its standard input from another thread.
+    static func run(_ arguments: [String], input: (@Sendable (FileHandle) -> Void)? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        let stdout = Pipe()
+        let stderr = Pipe()
+        let stdin = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+        try process.run()
+        let writer = input.map { feed in
+            Thread {
+                feed(stdin.fileHandleForWriting)
+                try? stdin.fileHandleForWriting.close()
+            }
+        }
+        writer?.start()
+        let outData = stdout.fileHandleForReading.readDataToEndOfFile()
+        let errData = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// SHA-256 of `bytes` computed by coreutils' sha256sum (independent of partgate's OpenSSL digest).
+    static func sha256(_ bytes: [UInt8]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data(bytes))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return String(text.prefix(64))
+    }
+}
