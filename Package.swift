@@ -53,7 +53,7 @@ let package = Package(
         ),
         .testTarget(name: "SniffTests", dependencies: ["Sniff"], swiftSettings: swiftSettings),
         .testTarget(name: "PolicyTests", dependencies: ["Policy", "Multipart", "Sniff"], swiftSettings: swiftSettings),
-        .testTarget(name: "ProxyEngineTests", dependencies: ["ProxyEngine"], swiftSettings: swiftSettings),
+        .testTarget(name: "ProxyEngineTests", dependencies: ["ProxyEngine", "Policy", "Multipart", "HTTP1"], swiftSettings: swiftSettings),
         .testTarget(name: "PartgateTests", dependencies: ["partgate", "Multipart"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,169 @@
+import CEventTLS
+import HTTP1
+import Multipart
+
+extension ClientConnection {
+    /// Moves request body bytes upstream until the input runs dry, the upstream is full, or the body ends.
+    func pumpBody() {
+        guard let exchange, let upstream = exchange.upstream else { return }
+        let buffers = worker.settings.buffers
+        while phase == .body, !exchange.requestDone {
+            if EvBuffer.length(upstream.output) >= buffers.writeHighWater {
+                pauseClient(upstream)
+                return
+            }
+            guard let chain = EvBuffer.firstChain(input) else {
+                // No input: a body that is already complete (none, or Content-Length 0) ends here.
+                if case .end = exchange.decoder.decode(UnsafeRawBufferPointer(start: nil, count: 0)) {
+                    finishRequestBody(exchange, upstream)
+                }
+                return
+            }
+            guard pump(chain, exchange, upstream) else { return }
+        }
+    }
+
+    /// Decodes one input chain; returns false when the body ended or the request was refused.
+    private func pump(_ chain: UnsafeRawBufferPointer, _ exchange: Exchange, _ upstream: UpstreamConnection) -> Bool {
+        var position = 0
+        var consumed = 0
+        while true {
+            switch exchange.decoder.decode(UnsafeRawBufferPointer(rebasing: chain[position...])) {
+            case .needMore:
+                EvBuffer.drain(input, chain.count - consumed)
+                return true
+            case .data(let range):
+                let start = position + range.lowerBound
+                exchange.bodyBytes += Int64(range.count)
+                if exchange.bodyBytes > exchange.route.bodyBytes {
+                    answer(Problem(413, "limit_body_bytes", detail: "the body exceeds \(exchange.route.bodyBytes) bytes"))
+                    return false
+                }
+                guard forward(chain, start: start, count: range.count, &consumed, exchange, upstream) else { return false }
+                position = start + range.count
+            case .end(let framing):
+                position += framing
+                EvBuffer.drain(input, position - consumed)
+                finishRequestBody(exchange, upstream)
+                return false
+            case .error(let error):
+                answer(Problem(error.suggestedStatus, error.code.name))
+                return false
+            }
+        }
+    }
+
+    /// Writes the body bytes at `start..<start+count` of `chain` upstream (re-encoded or relayed).
+    private func forward(
+        _ chain: UnsafeRawBufferPointer, start: Int, count: Int, _ consumed: inout Int,
+        _ exchange: Exchange, _ upstream: UpstreamConnection
+    ) -> Bool {
+        guard exchange.rewrite != nil else {
+            if exchange.chunkedPassthrough { ChunkFraming.header(count, to: upstream.output) }
+            EvBuffer.drain(input, start - consumed)
+            EvBuffer.move(from: input, to: upstream.output, count)
+            consumed = start + count
+            if exchange.chunkedPassthrough { ChunkFraming.trailer(to: upstream.output) }
+            return true
+        }
+        do {
+            try exchange.rewrite!.parse(UnsafeRawBufferPointer(rebasing: chain[start..<(start + count)]), in: chain)
+        } catch {
+            refuse(error)
+            return false
+        }
+        return apply(exchange, upstream, &consumed)
+    }
+
+    /// Carries out the recorded ops as one chunk.
+    private func apply(_ exchange: Exchange, _ upstream: UpstreamConnection, _ consumed: inout Int) -> Bool {
+        let recorder = exchange.rewrite!.recorder
+        if let error = recorder.encodingError {
+            answer(Problem(400, error.code.rawValue, detail: "a name has no safe spelling"))
+            return false
+        }
+        let total = recorder.outputCount
+        guard total > 0 else { return true }
+        let out = upstream.output
+        ChunkFraming.header(total, to: out)
+        recorder.scratch.withUnsafeBytes { scratch in
+            for op in recorder.ops {
+                switch op {
+                case .move(let index, let count):
+                    EvBuffer.drain(input, index - consumed)
+                    EvBuffer.move(from: input, to: out, count)
+                    consumed = index + count
+                case .scratch(let start, let count):
+                    EvBuffer.add(out, UnsafeRawBufferPointer(rebasing: scratch[start..<(start + count)]))
+                }
+            }
+        }
+        ChunkFraming.trailer(to: out)
+        return true
+    }
+
+    /// The body is complete: close the multipart body, end the chunked framing, wait for the response.
+    private func finishRequestBody(_ exchange: Exchange, _ upstream: UpstreamConnection) {
+        if exchange.rewrite != nil {
+            do {
+                try exchange.rewrite!.finish()
+            } catch {
+                refuse(error)
+                return
+            }
+            var none = 0
+            guard apply(exchange, upstream, &none) else { return }
+            ChunkFraming.last(to: upstream.output)
+        } else if exchange.chunkedPassthrough {
+            ChunkFraming.last(to: upstream.output)
+        }
+        exchange.requestDone = true
+        if phase == .body { phase = .response }
+        if upstream.connected {
+            upstream.setTimeouts(read: exchange.route.responseTimeout(worker), write: exchange.route.responseTimeout(worker))
+        }
+        if clientPaused { resumeClient(upstream) }
+        if exchange.responseDone { finishExchange() }
+    }
+
+    /// A multipart error: 413 for limits, 400 for malformed input; the upstream request is aborted.
+    private func refuse(_ error: MultipartError) {
+        answer(Problem(error.isLimit ? 413 : 400, error.name, part: error.part))
+    }
+
+    func pauseClient(_ upstream: UpstreamConnection) {
+        guard !clientPaused, let bev else { return }
+        clientPaused = true
+        _ = bufferevent_disable(bev, ev(EV_READ))
+        upstream.setWriteWatermark(low: worker.settings.buffers.writeLowWater)
+    }
+
+    func resumeClient(_ upstream: UpstreamConnection) {
+        guard clientPaused, let bev else { return }
+        clientPaused = false
+        upstream.setWriteWatermark(low: 0)
+        _ = bufferevent_enable(bev, ev(EV_READ))
+    }
+}
+
+extension RouteSettings {
+    func responseTimeout(_ worker: Worker) -> Duration {
+        worker.settings.upstreams[upstream]?.responseTimeout ?? .seconds(60)
+    }
+}
+
+/// Chunked framing written straight into an evbuffer.
+enum ChunkFraming {
+    static func header(_ count: Int, to buffer: OpaquePointer) {
+        let line = ChunkedEncoder.sizeLine(for: count)
+        line.withUnsafeBytes { EvBuffer.add(buffer, $0) }
+    }
+
+    static func trailer(to buffer: OpaquePointer) {
+        ChunkedEncoder.dataTerminator.withUnsafeBytes { EvBuffer.add(buffer, $0) }
+    }
+
+    static func last(to buffer: OpaquePointer) {
+        ChunkedEncoder.lastChunk.withUnsafeBytes { EvBuffer.add(buffer, $0) }
+    }
+}

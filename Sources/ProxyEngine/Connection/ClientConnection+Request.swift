@@ -1,0 +1,133 @@
+import CEventTLS
+import HTTP1
+import Multipart
+
+extension ClientConnection {
+    /// Feeds input chains to the head parser until a head completes.
+    func readHead() {
+        while phase == .head, let chain = EvBuffer.firstChain(input) {
+            let wasIdle = heads.isIdle
+            switch heads.feed(chain) {
+            case .needMore:
+                EvBuffer.drain(input, chain.count)
+                if wasIdle && !heads.isIdle { arm(worker.settings.headerTimeout) }
+            case .complete(let head, let consumed):
+                EvBuffer.drain(input, consumed)
+                arm(nil)
+                start(head)
+            case .error(let error):
+                answer(Problem(error.suggestedStatus, error.code.name))
+                return
+            }
+        }
+    }
+
+    /// Validates a head, picks the route and the upstream, and starts forwarding.
+    private func start(_ head: RequestHead) {
+        let framing: RequestFraming
+        let host: String
+        do {
+            framing = try RequestFraming(analyzing: head)
+            host = Self.hostWithoutPort(try head.validatedHost() ?? "")
+        } catch {
+            answer(Problem(error.suggestedStatus, error.code.name))
+            return
+        }
+        if head.isConnect {
+            answer(Problem(405, "connect_not_allowed", detail: "partgate is a reverse proxy"))
+            return
+        }
+        guard let route = worker.settings.routes.first(where: {
+            $0.matches(host: host, path: head.target.path, method: head.method)
+        }) else {
+            answer(Problem(404, "no_route", detail: "no route matches this request"))
+            return
+        }
+        guard let upstreamSettings = worker.settings.upstreams[route.upstream] else {
+            answer(Problem(502, "no_upstream"))
+            return
+        }
+        if case .contentLength(let length) = framing.body, length > UInt64(route.bodyBytes) {
+            answer(Problem(413, "limit_body_bytes", detail: "the body exceeds \(route.bodyBytes) bytes"))
+            return
+        }
+        let body: Exchange.BodyMode
+        switch bodyMode(head, framing: framing, route: route) {
+        case .success(let mode): body = mode
+        case .failure(let problem):
+            answer(problem)
+            return
+        }
+        let exchange = Exchange(head: head, framing: framing, route: route, body: body)
+        self.exchange = exchange
+        if !framing.keepAlive || worker.draining { closeAfterExchange = true }
+        if framing.expectsContinue, !exchange.decoder.isComplete {
+            EvBuffer.add(output, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        }
+        guard let upstream = worker.pool.take(upstreamSettings.name)
+            ?? UpstreamConnection(loop: worker.loop, settings: upstreamSettings, buffers: worker.settings.buffers)
+        else {
+            answer(Problem(502, "upstream_unavailable"))
+            return
+        }
+        upstream.delegate = self
+        upstream.requests += 1
+        exchange.upstream = upstream
+        EvBuffer.add(upstream.output, upstreamHead(exchange))
+        phase = .body
+        pumpBody()
+    }
+
+    private func bodyMode(
+        _ head: RequestHead, framing: RequestFraming, route: RouteSettings
+    ) -> Result<Exchange.BodyMode, Problem> {
+        let contentType: String?
+        do {
+            contentType = try head.singleContentType()
+        } catch {
+            return .failure(Problem(error.suggestedStatus, error.code.name))
+        }
+        let chunked = framing.body == .chunked
+        guard route.rewriteMultipart, let contentType else { return .success(.passthrough(chunked: chunked)) }
+        do {
+            let parsed = try MultipartContentType.parse(contentType)
+            let parser = MultipartParser(boundary: parsed.boundary, limits: route.multipartLimits,
+                                         strictness: route.strictness)
+            return .success(.rewrite(parser, RewriteRecorder(boundary: Boundary.random())))
+        } catch {
+            if error.reason == .flag(.notMultipartFormData) || error.reason == .flag(.contentTypeSyntax) {
+                return .success(.passthrough(chunked: chunked))
+            }
+            return .failure(Problem(400, error.name, detail: "the multipart Content-Type is ambiguous"))
+        }
+    }
+
+    /// The request head as the upstream gets it: origin-form target, HTTP/1.1, hop-by-hop fields removed,
+    /// forwarding fields added, and for a rewritten body the new Content-Type and chunked framing.
+    private func upstreamHead(_ exchange: Exchange) -> [UInt8] {
+        let head = exchange.head
+        var removing = head.hopByHopFieldNames
+        removing.formUnion(["expect", "x-forwarded-for", "x-forwarded-proto", "via"])
+        var adding: [HTTPField] = []
+        let forwardedFor = head.values("x-forwarded-for") + [peer.host]
+        adding.append(HTTPField(name: "X-Forwarded-For", value: forwardedFor.joined(separator: ", ")))
+        adding.append(HTTPField(name: "X-Forwarded-Proto", value: isTLS ? "https" : "http"))
+        let via = head.values("via") + ["\(head.version.major).\(head.version.minor) partgate"]
+        adding.append(HTTPField(name: "Via", value: via.joined(separator: ", ")))
+        if let rewrite = exchange.rewrite {
+            removing.formUnion(["content-length", "content-type"])
+            adding.append(HTTPField(name: "Content-Type", value: rewrite.recorder.encoder.contentType))
+            adding.append(HTTPField(name: "Transfer-Encoding", value: "chunked"))
+        } else if exchange.chunkedPassthrough {
+            adding.append(HTTPField(name: "Transfer-Encoding", value: "chunked"))
+        }
+        return head.serialized(target: head.target.originForm, version: .http1_1, removing: removing, adding: adding)
+    }
+
+    static func hostWithoutPort(_ authority: String) -> String {
+        if authority.hasPrefix("[") {
+            return String(authority.prefix { $0 != "]" }.dropFirst())
+        }
+        return String(authority.prefix { $0 != ":" })
+    }
+}

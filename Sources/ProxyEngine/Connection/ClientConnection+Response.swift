@@ -1,0 +1,189 @@
+import CEventTLS
+import HTTP1
+
+extension ClientConnection: UpstreamDelegate {
+    func upstreamConnected(_ upstream: UpstreamConnection) {
+        guard let exchange, exchange.upstream === upstream else { return }
+        let timeout = exchange.route.responseTimeout(worker)
+        upstream.setTimeouts(read: exchange.requestDone ? timeout : nil, write: timeout)
+    }
+
+    func upstreamDrained(_ upstream: UpstreamConnection) {
+        guard let exchange, exchange.upstream === upstream else { return }
+        if clientPaused {
+            resumeClient(upstream)
+            pumpBody()
+        }
+    }
+
+    func upstreamReadable(_ upstream: UpstreamConnection) {
+        guard let exchange, exchange.upstream === upstream else { return }
+        relayResponse(exchange, upstream)
+    }
+
+    func upstreamClosed(_ upstream: UpstreamConnection, reason: String?, timedOut: Bool) {
+        guard let exchange, exchange.upstream === upstream else { return }
+        if exchange.responseHead != nil { relayResponse(exchange, upstream) }
+        guard self.exchange === exchange, !exchange.responseDone else { return }
+        exchange.upstream = nil
+        if exchange.responseHead != nil, var decoder = exchange.responseDecoder {
+            if decoder.finish() == nil {
+                exchange.responseDecoder = decoder
+                finishExchange()  // a close-delimited body ends here
+            } else {
+                worker.events.log("upstream \(upstream.settings.name) closed mid-response: \(reason ?? "EOF")")
+                abort()
+            }
+            return
+        }
+        worker.events.log("upstream \(upstream.settings.name): \(reason ?? "closed before responding")")
+        if timedOut {
+            answer(Problem(504, "upstream_timeout"))
+        } else {
+            answer(Problem(502, "upstream_failed"))
+        }
+    }
+
+    /// Parses the response head, then moves the response body to the client.
+    private func relayResponse(_ exchange: Exchange, _ upstream: UpstreamConnection) {
+        guard upstream.bev != nil else { return }
+        while self.exchange === exchange, !exchange.responseDone {
+            if exchange.responseHead == nil {
+                guard let chain = EvBuffer.firstChain(upstream.input) else { return }
+                switch exchange.responseParser.feed(chain) {
+                case .needMore:
+                    EvBuffer.drain(upstream.input, chain.count)
+                case .error(let error):
+                    worker.events.log("upstream \(upstream.settings.name) sent an invalid response: \(error.code.name)")
+                    answer(Problem(502, "upstream_invalid_response"))
+                    return
+                case .complete(let head, let consumed):
+                    EvBuffer.drain(upstream.input, consumed)
+                    guard startResponse(head, exchange, upstream) else { return }
+                }
+                continue
+            }
+            if bev == nil { return }
+            if EvBuffer.length(output) >= worker.settings.buffers.writeHighWater {
+                upstreamPaused = true
+                upstream.setReading(false)
+                return
+            }
+            let chain = EvBuffer.firstChain(upstream.input) ?? UnsafeRawBufferPointer(start: nil, count: 0)
+            guard relay(chain, exchange, upstream), !chain.isEmpty else { return }
+        }
+    }
+
+    /// Relays one chain of response body; false when the response ended or failed.
+    private func relay(_ chain: UnsafeRawBufferPointer, _ exchange: Exchange, _ upstream: UpstreamConnection) -> Bool {
+        var position = 0
+        var consumed = 0
+        while true {
+            let rest = chain.isEmpty ? chain : UnsafeRawBufferPointer(rebasing: chain[position...])
+            switch exchange.responseDecoder!.decode(rest) {
+            case .needMore:
+                EvBuffer.drain(upstream.input, chain.count - consumed)
+                return true
+            case .data(let range):
+                let start = position + range.lowerBound
+                if exchange.responseChunked { ChunkFraming.header(range.count, to: output) }
+                EvBuffer.drain(upstream.input, start - consumed)
+                EvBuffer.move(from: upstream.input, to: output, range.count)
+                if exchange.responseChunked { ChunkFraming.trailer(to: output) }
+                consumed = start + range.count
+                position = consumed
+            case .end(let framing):
+                EvBuffer.drain(upstream.input, position + framing - consumed)
+                finishExchange()
+                return false
+            case .error(let error):
+                worker.events.log("upstream \(upstream.settings.name) sent a bad body: \(error.code.name)")
+                abort()
+                return false
+            }
+        }
+    }
+
+    /// Sends the response head to the client; false if the response is unusable.
+    private func startResponse(_ head: ResponseHead, _ exchange: Exchange, _ upstream: UpstreamConnection) -> Bool {
+        if head.isInformational {
+            if head.status == 101 {
+                answer(Problem(502, "upstream_invalid_response"))
+                return false
+            }
+            return true  // interim (100 Continue was already answered by partgate): dropped
+        }
+        let framing: ResponseFraming
+        do {
+            framing = try ResponseFraming(analyzing: head, requestMethod: exchange.head.method)
+        } catch {
+            worker.events.log("upstream \(upstream.settings.name) response framing: \(error.code.name)")
+            answer(Problem(502, "upstream_invalid_response"))
+            return false
+        }
+        exchange.responseHead = head
+        if !exchange.requestDone {
+            // An early answer (401, 413, ...): relay it, stop forwarding the body, never reuse this upstream
+            // connection, and close the client connection afterwards.
+            exchange.earlyResponse = true
+            exchange.upstreamReusable = false
+            closeAfterExchange = true
+            phase = .response
+            EvBuffer.drain(input, EvBuffer.length(input))
+        }
+        if !framing.keepAlive { exchange.upstreamReusable = false }
+        let clientHTTP11 = exchange.head.version == .http1_1
+        switch framing.body {
+        case .chunked:
+            exchange.responseChunked = clientHTTP11
+            if !clientHTTP11 { closeAfterExchange = true }
+        case .untilClose:
+            closeAfterExchange = true
+        case .none, .contentLength:
+            break
+        }
+        var adding: [HTTPField] = []
+        if exchange.responseChunked { adding.append(HTTPField(name: "Transfer-Encoding", value: "chunked")) }
+        if closeAfterExchange {
+            adding.append(HTTPField(name: "Connection", value: "close"))
+        } else if !clientHTTP11 {
+            adding.append(HTTPField(name: "Connection", value: "keep-alive"))
+        }
+        var bytes: [UInt8] = []
+        head.write(into: &bytes, version: .http1_1, removing: head.hopByHopFieldNames, adding: adding)
+        EvBuffer.add(output, bytes)
+        exchange.responseStarted = true
+        exchange.responseDecoder = BodyDecoder(framing: framing.body)
+        worker.events.access(exchange.head.method, exchange.head.target.string, head.status, exchange.route.name)
+        return true
+    }
+
+    /// The response is complete: recycle the upstream connection, then the next request or close.
+    func finishExchange() {
+        guard let exchange else { return }
+        exchange.responseDone = true
+        if exchange.responseChunked { ChunkFraming.last(to: output) }
+        if let upstream = exchange.upstream {
+            exchange.upstream = nil
+            if exchange.requestDone, exchange.upstreamReusable, !exchange.earlyResponse, !worker.draining {
+                worker.pool.put(upstream)
+            } else {
+                upstream.close()
+            }
+        }
+        served += 1
+        self.exchange = nil
+        upstreamPaused = false
+        if closeAfterExchange || worker.draining {
+            beginClosing()
+            return
+        }
+        phase = .head
+        arm(worker.settings.idleTimeout)
+        if let bev, clientPaused {
+            clientPaused = false
+            _ = bufferevent_enable(bev, ev(EV_READ))
+        }
+        readHead()
+    }
+}

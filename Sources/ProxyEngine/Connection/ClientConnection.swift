@@ -1,0 +1,220 @@
+import CEventTLS
+import HTTP1
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One client connection: reads request heads, forwards bodies upstream, relays responses back.
+///
+/// Owns itself while open (`passRetained` in init, released as the last statement of ``close()``); its
+/// bufferevent's callbacks reach it through the unretained context pointer. Lives on one loop thread.
+final class ClientConnection: LoopResource {
+    enum Phase {
+        /// Reading a request head.
+        case head
+        /// Forwarding a request body.
+        case body
+        /// The request is upstream; waiting for or relaying the response.
+        case response
+        /// An answer is being flushed; then the write side is shut and input discarded until close.
+        case closing
+    }
+
+    let worker: Worker
+    let peer: SocketAddress
+    let isTLS: Bool
+    var bev: OpaquePointer?
+    private var selfRef: Unmanaged<ClientConnection>?
+    var phase = Phase.head
+    var heads: RequestHeadParser
+    var exchange: Exchange?
+    /// Reading from the client is paused because the upstream's output is full.
+    var clientPaused = false
+    /// Reading from the upstream is paused because the client's output is full.
+    var upstreamPaused = false
+    /// No more requests on this connection after the current one.
+    var closeAfterExchange = false
+    private var timer: OpaquePointer?
+    private var shutDown = false
+    /// Requests completed on this connection.
+    var served = 0
+
+    init?(worker: Worker, descriptor: Int32, peer: SocketAddress, tls: (any ServerTLSProvider)?) {
+        self.worker = worker
+        self.peer = peer
+        self.isTLS = tls != nil
+        self.heads = RequestHeadParser(limits: worker.settings.headLimits)
+        let base = worker.loop.base
+        let options = Int32(bitPattern: BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
+        if let tls {
+            guard let ssl = tls.makeServerSSL() else {
+                Glibc.close(descriptor)
+                return nil
+            }
+            guard let bev = bufferevent_openssl_socket_new(base, descriptor, ssl, BUFFEREVENT_SSL_ACCEPTING, options) else {
+                SSL_free(ssl)
+                Glibc.close(descriptor)
+                return nil
+            }
+            bufferevent_openssl_set_allow_dirty_shutdown(bev, 1)
+            self.bev = bev
+        } else {
+            guard let bev = bufferevent_socket_new(base, descriptor, options) else {
+                Glibc.close(descriptor)
+                return nil
+            }
+            self.bev = bev
+        }
+        let ref = Unmanaged.passRetained(self)
+        selfRef = ref
+        let buffers = worker.settings.buffers
+        bufferevent_setcb(bev, clientReadCB, clientWriteCB, clientEventCB, ref.toOpaque())
+        bufferevent_setwatermark(bev, ev(EV_READ), 0, buffers.readHighWater)
+        _ = bufferevent_set_max_single_read(bev, buffers.maxSingleIO)
+        _ = bufferevent_set_max_single_write(bev, buffers.maxSingleIO)
+        _ = bufferevent_enable(bev, ev(EV_READ | EV_WRITE))
+        timer = event_new(base, -1, 0, { _, _, context in
+            withExtendedLifetime(Unmanaged<ClientConnection>.fromOpaque(context!).takeUnretainedValue()) {
+                $0.timerFired()
+            }
+        }, ref.toOpaque())
+        worker.loop.register(self)
+        worker.connections += 1
+        arm(worker.settings.headerTimeout)
+    }
+
+    var input: OpaquePointer { bufferevent_get_input(bev!) }
+    var output: OpaquePointer { bufferevent_get_output(bev!) }
+
+    // MARK: Timers
+
+    /// Runs the one per-connection timer: header timeout, idle timeout, or the linger limit.
+    func arm(_ duration: Duration?) {
+        guard let timer else { return }
+        if let duration {
+            var time = timeval(duration)
+            _ = event_add(timer, &time)
+        } else {
+            _ = event_del(timer)
+        }
+    }
+
+    private func timerFired() {
+        switch phase {
+        case .head:
+            if heads.isIdle {
+                close()  // idle keep-alive connection, or nothing ever sent
+            } else {
+                answer(Problem(408, "header_timeout", detail: "the request head did not arrive in time"))
+            }
+        case .closing:
+            close()
+        case .body, .response:
+            break
+        }
+    }
+
+    // MARK: Callbacks
+
+    fileprivate func readable() {
+        switch phase {
+        case .head: readHead()
+        case .body: pumpBody()
+        case .response: break  // pipelined bytes wait until the response is done
+        case .closing: EvBuffer.drain(input, EvBuffer.length(input))
+        }
+    }
+
+    fileprivate func drained() {
+        if upstreamPaused, let upstream = exchange?.upstream {
+            upstreamPaused = false
+            upstream.setReading(true)
+            upstreamReadable(upstream)
+        }
+        if phase == .closing, EvBuffer.length(output) == 0, !shutDown, let bev {
+            shutDown = true
+            _ = shutdown(bufferevent_getfd(bev), Int32(SHUT_WR))
+        }
+    }
+
+    fileprivate func event(_ what: Int16) {
+        let flags = Int32(what)
+        if flags & Int32(BEV_EVENT_CONNECTED) != 0 { return }  // TLS handshake done (P8)
+        if flags & Int32(BEV_EVENT_EOF) != 0, phase == .response, let exchange, exchange.requestDone {
+            // The client finished sending; it may still read the response.
+            closeAfterExchange = true
+            return
+        }
+        abort()
+    }
+
+    // MARK: Closing
+
+    /// Sends `problem` (unless a response already started) and closes after it is flushed.
+    func answer(_ problem: Problem) {
+        worker.events.problem(problem, peer)
+        if let exchange, exchange.responseStarted {
+            abort()
+            return
+        }
+        EvBuffer.add(output, problem.response)
+        beginClosing()
+    }
+
+    /// Flushes the output, then shuts the write side and discards input until the client closes or the
+    /// linger limit passes (so a rejection is not lost to a TCP reset).
+    func beginClosing() {
+        if let upstream = exchange?.upstream {
+            upstream.close()
+            exchange?.upstream = nil
+        }
+        phase = .closing
+        arm(.seconds(2))
+        if let bev {
+            _ = bufferevent_enable(bev, ev(EV_READ | EV_WRITE))
+            clientPaused = false
+        }
+        EvBuffer.drain(input, EvBuffer.length(input))
+        drained()
+    }
+
+    /// Closes at once, aborting any upstream request (its chunked body is never terminated).
+    func abort() {
+        close()
+    }
+
+    func close() {
+        guard let bev else { return }
+        if let upstream = exchange?.upstream {
+            upstream.close()
+        }
+        exchange = nil
+        if let timer {
+            event_free(timer)
+            self.timer = nil
+        }
+        bufferevent_free(bev)
+        self.bev = nil
+        worker.loop.unregister(self)
+        worker.connections -= 1
+        worker.connectionClosed()
+        let ref = selfRef
+        selfRef = nil
+        ref?.release()  // may deinit self: keep last
+    }
+}
+
+@inline(__always)
+private func client(_ context: UnsafeMutableRawPointer?) -> ClientConnection {
+    Unmanaged<ClientConnection>.fromOpaque(context!).takeUnretainedValue()
+}
+
+private let clientReadCB: bufferevent_data_cb = { _, context in
+    withExtendedLifetime(client(context)) { $0.readable() }
+}
+private let clientWriteCB: bufferevent_data_cb = { _, context in
+    withExtendedLifetime(client(context)) { $0.drained() }
+}
+private let clientEventCB: bufferevent_event_cb = { _, what, context in
+    withExtendedLifetime(client(context)) { $0.event(what) }
+}

@@ -1,0 +1,72 @@
+import HTTP1
+import Multipart
+
+/// One request/response on a client connection: the head, how its body is forwarded, the upstream
+/// connection carrying it, and the response coming back.
+final class Exchange {
+    enum BodyMode {
+        /// Relayed as it came (Content-Length bodies byte for byte; chunked bodies re-chunked).
+        case passthrough(chunked: Bool)
+        /// Parsed and re-encoded with a fresh boundary, sent chunked.
+        case rewrite(MultipartParser, RewriteRecorder)
+    }
+
+    /// The multipart state of a rewritten body, mutated in place.
+    struct Rewrite {
+        var parser: MultipartParser
+        var recorder: RewriteRecorder
+
+        /// Parses body bytes lying in `chain` into recorded ops.
+        mutating func parse(_ span: UnsafeRawBufferPointer, in chain: UnsafeRawBufferPointer) throws(MultipartError) {
+            recorder.begin(chain: chain)
+            try parser.parse(span, into: &recorder)
+        }
+
+        /// Ends the body: the close delimiter becomes a recorded op.
+        mutating func finish() throws(MultipartError) {
+            recorder.begin(chain: nil)
+            try parser.finish(into: &recorder)
+        }
+    }
+
+    let head: RequestHead
+    let framing: RequestFraming
+    let route: RouteSettings
+    var decoder: BodyDecoder
+    /// Non-nil when the body is re-encoded.
+    var rewrite: Rewrite?
+    /// For a passed-through body: re-chunk it (the client sent it chunked).
+    let chunkedPassthrough: Bool
+    /// Decoded body bytes so far (the route's body_bytes limit applies to these).
+    var bodyBytes: Int64 = 0
+    /// The whole request, final chunk included, is in the upstream's output buffer.
+    var requestDone = false
+    var upstream: UpstreamConnection?
+    var responseParser = ResponseHeadParser()
+    var responseHead: ResponseHead?
+    var responseDecoder: BodyDecoder?
+    /// The response body goes to the client chunked (the upstream sent it chunked).
+    var responseChunked = false
+    var responseDone = false
+    /// Bytes of the response (head included) were written to the client.
+    var responseStarted = false
+    /// The upstream answered before the request body was complete.
+    var earlyResponse = false
+    /// The upstream connection may carry another request afterwards.
+    var upstreamReusable = true
+
+    init(head: RequestHead, framing: RequestFraming, route: RouteSettings, body: BodyMode) {
+        self.head = head
+        self.framing = framing
+        self.route = route
+        self.decoder = BodyDecoder(framing: framing.body)
+        switch body {
+        case .passthrough(let chunked):
+            chunkedPassthrough = chunked
+            rewrite = nil
+        case .rewrite(let parser, let recorder):
+            chunkedPassthrough = false
+            rewrite = Rewrite(parser: parser, recorder: recorder)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Multipart
+
+/// The multipart parser's handler on the engine side: turns parser events into ``BodyOp``s through the
+/// canonical encoder (fresh boundary), without copying body bytes that lie in the current input chain.
+struct RewriteRecorder: MultipartHandler {
+    private(set) var ops: [BodyOp] = []
+    private(set) var scratch: [UInt8] = []
+    private(set) var encoder: MultipartEncoder
+    /// The input chain being parsed: body pointers inside it become moves.
+    private var chain: UnsafeRawBufferPointer?
+    /// A part the encoder refused (names the parser let through but the encoder cannot write).
+    private(set) var encodingError: MultipartEncodingError?
+    private(set) var violations: [MultipartViolation] = []
+    private(set) var ended = false
+    /// Parts written so far.
+    private(set) var parts = 0
+
+    init(boundary: Boundary) {
+        encoder = MultipartEncoder(boundary: boundary)
+        scratch.reserveCapacity(512)
+    }
+
+    /// Starts recording for a chain; ops of the previous batch must have been applied.
+    mutating func begin(chain: UnsafeRawBufferPointer?) {
+        self.chain = chain
+        ops.removeAll(keepingCapacity: true)
+        scratch.removeAll(keepingCapacity: true)
+    }
+
+    /// Total bytes the recorded ops write.
+    var outputCount: Int { ops.reduce(0) { $0 + $1.count } }
+
+    mutating func partHead(_ head: PartHead) {
+        let start = scratch.count
+        do {
+            try encoder.writePartHead(head, into: &scratch)
+            parts += 1
+        } catch {
+            encodingError = error
+        }
+        appendScratch(from: start)
+    }
+
+    mutating func partBody(_ bytes: UnsafeRawBufferPointer, offset: Int64) {
+        if let chain, let base = chain.baseAddress, let pointer = bytes.baseAddress,
+            pointer >= base, pointer + bytes.count <= base + chain.count
+        {
+            let index = pointer - base
+            if case .move(let previous, let count) = ops.last, previous + count == index {
+                ops[ops.count - 1] = .move(index: previous, count: count + bytes.count)
+            } else {
+                ops.append(.move(index: index, count: bytes.count))
+            }
+        } else {
+            let start = scratch.count
+            scratch.append(contentsOf: bytes)
+            appendScratch(from: start)
+        }
+    }
+
+    mutating func partEnd() {}
+
+    mutating func end() {
+        let start = scratch.count
+        encoder.writeEnd(into: &scratch)
+        appendScratch(from: start)
+        ended = true
+    }
+
+    mutating func violation(_ violation: MultipartViolation) {
+        violations.append(violation)
+    }
+
+    private mutating func appendScratch(from start: Int) {
+        let count = scratch.count - start
+        guard count > 0 else { return }
+        if case .scratch(let previous, let length) = ops.last, previous + length == start {
+            ops[ops.count - 1] = .scratch(start: previous, count: length + count)
+        } else {
+            ops.append(.scratch(start: start, count: count))
+        }
+    }
+}

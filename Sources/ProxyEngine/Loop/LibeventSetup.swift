@@ -1,0 +1,26 @@
+import CEventTLS
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One-time process setup for libevent and OpenSSL: pthread locking for libevent (P11: before the first
+/// `event_base_new`), OpenSSL initialisation, and SIGPIPE ignored (P12: writev and SSL_write on a closed
+/// socket must return EPIPE, not kill the process).
+enum LibeventSetup {
+    static let once: Void = {
+        _ = evthread_use_pthreads()
+        _ = OPENSSL_init_ssl(0, nil)
+        signal(SIGPIPE, SIG_IGN)
+    }()
+
+    /// Runs the setup if it has not run yet.
+    static func ensure() {
+        _ = once
+    }
+}
+
+/// `EV_READ` and friends are `Int32` in Swift; libevent's enable/disable/watermark calls take `short` (P3).
+@inline(__always)
+func ev(_ flags: Int32) -> Int16 {
+    Int16(truncatingIfNeeded: flags)
+}

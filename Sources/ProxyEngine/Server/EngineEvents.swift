@@ -1,0 +1,26 @@
+/// Where the engine reports what happens: access lines, refusals, upstream trouble. The CLI turns these
+/// into log lines (swift-log in issue 5); tests collect them.
+public struct EngineEvents: Sendable {
+    /// A free-form operational message (upstream failures with their reason, ...).
+    public var onLog: @Sendable (String) -> Void
+    /// A response started: method, target, status, route.
+    public var onAccess: @Sendable (String, String, Int, String) -> Void
+    /// partgate refused a request: status, the flag or rule name, the client address.
+    public var onProblem: @Sendable (Int, String, String) -> Void
+
+    public init(
+        onLog: @escaping @Sendable (String) -> Void = { _ in },
+        onAccess: @escaping @Sendable (String, String, Int, String) -> Void = { _, _, _, _ in },
+        onProblem: @escaping @Sendable (Int, String, String) -> Void = { _, _, _ in }
+    ) {
+        self.onLog = onLog
+        self.onAccess = onAccess
+        self.onProblem = onProblem
+    }
+
+    func log(_ message: String) { onLog(message) }
+    func access(_ method: String, _ target: String, _ status: Int, _ route: String) {
+        onAccess(method, target, status, route)
+    }
+    func problem(_ problem: Problem, _ peer: SocketAddress) { onProblem(problem.status, problem.name, peer.description) }
+}

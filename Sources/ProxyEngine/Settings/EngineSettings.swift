@@ -1,0 +1,165 @@
+import HTTP1
+import Multipart
+
+/// Everything the engine needs to serve, resolved and immutable: the CLI builds it from the YAML
+/// configuration (or tests build it directly). Workers share one snapshot; a reload swaps it.
+public struct EngineSettings: Sendable {
+    /// Worker threads (one event loop each).
+    public var workers: Int
+    /// Addresses to listen on.
+    public var listeners: [ListenerSettings]
+    /// Upstreams by name.
+    public var upstreams: [String: UpstreamSettings]
+    /// Routes, first match wins.
+    public var routes: [RouteSettings]
+    /// Request-head limits (431 beyond them).
+    public var headLimits: HeadLimits
+    /// Time allowed for a whole request head (408 beyond it).
+    public var headerTimeout: Duration
+    /// Time a keep-alive connection may sit idle between requests.
+    public var idleTimeout: Duration
+    /// On SIGTERM, time allowed for in-flight requests before the process exits.
+    public var drainTimeout: Duration
+    /// Buffering per connection and direction (watermarks): bounds memory per connection.
+    public var buffers: BufferSettings
+
+    /// - Parameters: see the properties.
+    public init(
+        workers: Int = 1, listeners: [ListenerSettings], upstreams: [String: UpstreamSettings],
+        routes: [RouteSettings], headLimits: HeadLimits = HeadLimits(), headerTimeout: Duration = .seconds(10),
+        idleTimeout: Duration = .seconds(60), drainTimeout: Duration = .seconds(30), buffers: BufferSettings = BufferSettings()
+    ) {
+        self.workers = workers
+        self.listeners = listeners
+        self.upstreams = upstreams
+        self.routes = routes
+        self.headLimits = headLimits
+        self.headerTimeout = headerTimeout
+        self.idleTimeout = idleTimeout
+        self.drainTimeout = drainTimeout
+        self.buffers = buffers
+    }
+}
+
+/// One listening address.
+public struct ListenerSettings: Sendable {
+    /// Where to listen; port 0 picks a free port (the bound address is reported).
+    public var address: SocketAddress
+    /// TLS for clients, if any.
+    public var tls: (any ServerTLSProvider)?
+
+    public init(address: SocketAddress, tls: (any ServerTLSProvider)? = nil) {
+        self.address = address
+        self.tls = tls
+    }
+}
+
+/// One upstream server.
+public struct UpstreamSettings: Sendable {
+    /// Name used by routes and logs.
+    public var name: String
+    /// Resolved address to connect to.
+    public var address: SocketAddress
+    /// The host name (for SNI, certificate verification and logs).
+    public var serverName: String
+    /// TLS towards the upstream (nil: plain HTTP).
+    public var tls: (any UpstreamTLSProvider)?
+    public var connectTimeout: Duration
+    public var responseTimeout: Duration
+    /// Idle keep-alive connections kept per worker.
+    public var maxIdleConnections: Int
+
+    public init(
+        name: String, address: SocketAddress, serverName: String, tls: (any UpstreamTLSProvider)?,
+        connectTimeout: Duration = .seconds(5), responseTimeout: Duration = .seconds(60), maxIdleConnections: Int = 32
+    ) {
+        self.name = name
+        self.address = address
+        self.serverName = serverName
+        self.tls = tls
+        self.connectTimeout = connectTimeout
+        self.responseTimeout = responseTimeout
+        self.maxIdleConnections = maxIdleConnections
+    }
+}
+
+/// How a route treats request bodies.
+public struct RouteSettings: Sendable {
+    public var name: String
+    /// Host glob (`*` any run, `?` one character), matched case-insensitively without the port.
+    public var host: String
+    public var pathPrefix: String
+    /// Methods (uppercase); empty means any.
+    public var methods: Set<String>
+    public var upstream: String
+    /// Re-encode multipart/form-data bodies (false: relay them untouched).
+    public var rewriteMultipart: Bool
+    public var strictness: Strictness
+    public var multipartLimits: MultipartLimits
+    /// Largest request body (413 beyond it).
+    public var bodyBytes: Int64
+
+    public init(
+        name: String, host: String = "*", pathPrefix: String = "/", methods: Set<String> = [], upstream: String,
+        rewriteMultipart: Bool = true, strictness: Strictness = Strictness(),
+        multipartLimits: MultipartLimits = MultipartLimits(), bodyBytes: Int64 = 1 << 30
+    ) {
+        self.name = name
+        self.host = host
+        self.pathPrefix = pathPrefix
+        self.methods = methods
+        self.upstream = upstream
+        self.rewriteMultipart = rewriteMultipart
+        self.strictness = strictness
+        self.multipartLimits = multipartLimits
+        self.bodyBytes = bodyBytes
+    }
+
+    /// Whether a request for `host` (port stripped), `path` and `method` takes this route.
+    public func matches(host requestHost: String, path: Substring, method: String) -> Bool {
+        (methods.isEmpty || methods.contains(method)) && path.hasPrefix(pathPrefix)
+            && HostGlob.matches(pattern: host, requestHost)
+    }
+}
+
+/// Read and write buffering per connection direction.
+public struct BufferSettings: Sendable {
+    /// libevent stops reading a socket once this many unprocessed input bytes are buffered.
+    public var readHighWater: Int
+    /// Stop reading the producer once the consumer's output holds this many bytes ...
+    public var writeHighWater: Int
+    /// ... and resume once it drained to this many.
+    public var writeLowWater: Int
+    /// Largest single socket read/write (larger means fewer syscalls per GiB).
+    public var maxSingleIO: Int
+
+    public init(readHighWater: Int = 256 * 1024, writeHighWater: Int = 512 * 1024, writeLowWater: Int = 128 * 1024,
+                maxSingleIO: Int = 256 * 1024) {
+        self.readHighWater = readHighWater
+        self.writeHighWater = writeHighWater
+        self.writeLowWater = writeLowWater
+        self.maxSingleIO = maxSingleIO
+    }
+}
+
+/// `*`/`?` glob over ASCII host names, case-insensitive, linear time.
+enum HostGlob {
+    static func matches(pattern: String, _ host: String) -> Bool {
+        let p = Array(pattern.lowercased().utf8)
+        let s = Array(host.lowercased().utf8)
+        var pi = 0, si = 0, star = -1, mark = 0
+        while si < s.count {
+            if pi < p.count && (p[pi] == UInt8(ascii: "?") || p[pi] == s[si]) {
+                pi += 1; si += 1
+            } else if pi < p.count && p[pi] == UInt8(ascii: "*") {
+                star = pi; mark = si; pi += 1
+            } else if star >= 0 {
+                pi = star + 1; mark += 1; si = mark
+            } else {
+                return false
+            }
+        }
+        while pi < p.count && p[pi] == UInt8(ascii: "*") { pi += 1 }
+        return pi == p.count
+    }
+}

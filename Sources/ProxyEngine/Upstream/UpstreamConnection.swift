@@ -1,0 +1,193 @@
+import CEventTLS
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What an upstream connection reports to the exchange that uses it.
+protocol UpstreamDelegate: AnyObject {
+    func upstreamConnected(_ upstream: UpstreamConnection)
+    func upstreamReadable(_ upstream: UpstreamConnection)
+    func upstreamDrained(_ upstream: UpstreamConnection)
+    /// The connection failed or closed; `timedOut` distinguishes 504 from 502.
+    func upstreamClosed(_ upstream: UpstreamConnection, reason: String?, timedOut: Bool)
+}
+
+/// One connection to an upstream: a plain or OpenSSL bufferevent created with `fd = -1` so libevent makes
+/// the socket on connect. It owns itself while open (released in ``close()``); the exchange using it is a
+/// weak delegate, and an idle pooled connection has none.
+final class UpstreamConnection: LoopResource {
+    let settings: UpstreamSettings
+    private let loop: EventLoop
+    private(set) var bev: OpaquePointer?
+    private var ssl: OpaquePointer?
+    private var selfRef: Unmanaged<UpstreamConnection>?
+    weak var delegate: (any UpstreamDelegate)?
+    /// Called when the pool must drop this connection (it closed while idle).
+    var onIdleClose: ((UpstreamConnection) -> Void)?
+    private(set) var connected = false
+    /// Requests this connection carried (for logs and reuse tests).
+    var requests = 0
+
+    init?(loop: EventLoop, settings: UpstreamSettings, buffers: BufferSettings) {
+        self.loop = loop
+        self.settings = settings
+        let options = Int32(bitPattern: BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
+        if let tls = settings.tls {
+            guard let ssl = tls.makeClientSSL(serverName: settings.serverName) else { return nil }
+            guard let bev = bufferevent_openssl_socket_new(loop.base, -1, ssl, BUFFEREVENT_SSL_CONNECTING, options) else {
+                SSL_free(ssl)  // P14: freed only if libevent did not take it
+                return nil
+            }
+            bufferevent_openssl_set_allow_dirty_shutdown(bev, 1)
+            self.ssl = ssl
+            self.bev = bev
+        } else {
+            guard let bev = bufferevent_socket_new(loop.base, -1, options) else { return nil }
+            self.bev = bev
+        }
+        let ref = Unmanaged.passRetained(self)
+        selfRef = ref
+        bufferevent_setcb(bev, upstreamReadCB, upstreamWriteCB, upstreamEventCB, ref.toOpaque())
+        _ = bufferevent_set_max_single_read(bev, buffers.maxSingleIO)
+        _ = bufferevent_set_max_single_write(bev, buffers.maxSingleIO)
+        setTimeouts(settings.connectTimeout)
+        let started = settings.address.withSockaddr { address, length in
+            bufferevent_socket_connect(bev, UnsafeMutablePointer(mutating: address), length)
+        }
+        _ = bufferevent_enable(bev, ev(EV_READ | EV_WRITE))
+        loop.register(self)
+        if started != 0 {
+            // The failure is reported through the event callback when libevent could start the attempt;
+            // when it could not, report it on the next loop turn so the caller sees a uniform path.
+            let message = "connect to \(settings.address) failed"
+            loop.soon { [weak self] in self?.fail(reason: message, timedOut: false) }
+        }
+    }
+
+    /// The output buffer (request bytes go here, also before the connection is up).
+    var output: OpaquePointer { bufferevent_get_output(bev!) }
+    /// The input buffer (response bytes).
+    var input: OpaquePointer { bufferevent_get_input(bev!) }
+
+    /// Sets read and write timeouts (connect, handshake, response, idle).
+    func setTimeouts(_ duration: Duration?) {
+        setTimeouts(read: duration, write: duration)
+    }
+
+    /// Sets the read and write inactivity timeouts separately (nil: none).
+    func setTimeouts(read: Duration?, write: Duration?) {
+        guard let bev else { return }
+        var readTime = read.map(timeval.init) ?? timeval()
+        var writeTime = write.map(timeval.init) ?? timeval()
+        withUnsafePointer(to: &readTime) { readPointer in
+            withUnsafePointer(to: &writeTime) { writePointer in
+                _ = bufferevent_set_timeouts(bev, read == nil ? nil : readPointer, write == nil ? nil : writePointer)
+            }
+        }
+    }
+
+    /// Stops or resumes reading responses (back-pressure). Never while connecting (P7).
+    func setReading(_ on: Bool) {
+        guard let bev, connected else { return }
+        if on {
+            _ = bufferevent_enable(bev, ev(EV_READ))
+        } else {
+            _ = bufferevent_disable(bev, ev(EV_READ))
+        }
+    }
+
+    /// Asks for a write callback once the output drained to `low` bytes (0: no callback before empty).
+    func setWriteWatermark(low: Int) {
+        guard let bev else { return }
+        bufferevent_setwatermark(bev, ev(EV_WRITE), low, 0)
+    }
+
+    fileprivate func readable() {
+        if let delegate {
+            delegate.upstreamReadable(self)
+        } else {
+            // An idle pooled connection must not receive anything.
+            fail(reason: "unexpected data on an idle connection", timedOut: false)
+        }
+    }
+
+    fileprivate func drained() {
+        delegate?.upstreamDrained(self)
+    }
+
+    fileprivate func event(_ what: Int16) {
+        let flags = Int32(what)
+        if flags & Int32(BEV_EVENT_CONNECTED) != 0 {
+            connected = true
+            if let tls = settings.tls, let ssl { tls.handshakeCompleted(ssl, serverName: settings.serverName) }
+            setTimeouts(nil)
+            delegate?.upstreamConnected(self)
+            return
+        }
+        if flags & Int32(BEV_EVENT_TIMEOUT) != 0 {
+            fail(reason: connected ? "timed out" : "connect timed out", timedOut: true)
+        } else if flags & Int32(BEV_EVENT_EOF) != 0 {
+            fail(reason: nil, timedOut: false)
+        } else {
+            var reason = connected ? "connection error" : "connect failed"
+            if let tls = settings.tls {
+                reason += ": " + tls.failureReason(ssl)
+            } else {
+                let code = EVUTIL_SOCKET_ERROR_errno()
+                if code != 0 { reason += ": " + String(cString: strerror(code)) }
+            }
+            fail(reason: reason, timedOut: false)
+        }
+    }
+
+    private func fail(reason: String?, timedOut: Bool) {
+        guard bev != nil else { return }
+        // The delegate hears first, while unread response bytes are still in the input buffer.
+        if let delegate {
+            delegate.upstreamClosed(self, reason: reason, timedOut: timedOut)
+        } else {
+            onIdleClose?(self)
+        }
+        close()
+    }
+
+    /// Frees the bufferevent (and with it the socket and SSL object) and drops the self-reference.
+    func close() {
+        guard let bev else { return }
+        bufferevent_free(bev)
+        self.bev = nil
+        ssl = nil
+        delegate = nil
+        loop.unregister(self)
+        let ref = selfRef
+        selfRef = nil
+        ref?.release()  // may deinit self: keep last
+    }
+}
+
+@inline(__always)
+private func upstream(_ context: UnsafeMutableRawPointer?) -> UpstreamConnection {
+    Unmanaged<UpstreamConnection>.fromOpaque(context!).takeUnretainedValue()
+}
+
+private let upstreamReadCB: bufferevent_data_cb = { _, context in
+    withExtendedLifetime(upstream(context)) { $0.readable() }
+}
+private let upstreamWriteCB: bufferevent_data_cb = { _, context in
+    withExtendedLifetime(upstream(context)) { $0.drained() }
+}
+private let upstreamEventCB: bufferevent_event_cb = { _, what, context in
+    withExtendedLifetime(upstream(context)) { $0.event(what) }
+}
+
+extension timeval {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self.init(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+    }
+}
+
+/// `errno` after a failed socket call (EVUTIL_SOCKET_ERROR is a macro).
+func EVUTIL_SOCKET_ERROR_errno() -> Int32 {
+    errno
+}

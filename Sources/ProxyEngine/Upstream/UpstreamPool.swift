@@ -1,0 +1,47 @@
+/// Idle keep-alive upstream connections of one worker, per upstream name (most recently used first).
+final class UpstreamPool {
+    private var idle: [String: [UpstreamConnection]] = [:]
+    /// How long an idle connection is kept (shorter than common upstream keep-alive timeouts, e.g. nginx 75 s).
+    let idleTimeout: Duration
+
+    init(idleTimeout: Duration = .seconds(30)) {
+        self.idleTimeout = idleTimeout
+    }
+
+    /// An idle connection to `name`, if one is open.
+    func take(_ name: String) -> UpstreamConnection? {
+        while let connection = idle[name]?.popLast() {
+            if connection.bev != nil {
+                connection.onIdleClose = nil
+                connection.setTimeouts(nil)
+                return connection
+            }
+        }
+        return nil
+    }
+
+    /// Keeps `connection` for reuse, or closes it when the pool for its upstream is full.
+    func put(_ connection: UpstreamConnection) {
+        let name = connection.settings.name
+        guard connection.bev != nil, (idle[name]?.count ?? 0) < connection.settings.maxIdleConnections else {
+            connection.close()
+            return
+        }
+        connection.delegate = nil
+        connection.setTimeouts(idleTimeout)
+        connection.onIdleClose = { [weak self] closed in
+            self?.idle[name]?.removeAll { $0 === closed }
+        }
+        idle[name, default: []].append(connection)
+    }
+
+    /// Idle connections held, all upstreams.
+    var count: Int { idle.values.reduce(0) { $0 + $1.count } }
+
+    /// Closes every idle connection.
+    func closeAll() {
+        let all = idle.values.flatMap { $0 }
+        idle.removeAll()
+        for connection in all { connection.close() }
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+import ProxyEngine
+
+/// Collects what an ``EchoUpstream`` received, across threads.
+final class EchoRecorder: @unchecked Sendable {
+    // @unchecked Sendable: every access holds `lock`.
+    private let lock = NSLock()
+    private var items: [EchoRecord] = []
+
+    func append(_ record: EchoRecord) {
+        lock.lock()
+        items.append(record)
+        lock.unlock()
+    }
+
+    var records: [EchoRecord] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Multipart
+import ProxyEngine
+
+/// A proxy in front of an echo upstream, both on loopback with port 0, started and stopped per test.
+final class ProxyHarness {
+    let upstream: EchoUpstream
+    let proxy: ProxyServer
+    let recorder = EchoRecorder()
+    let port: UInt16
+
+    init(route: RouteSettings = RouteSettings(name: "all", upstream: "echo"), settings: (inout EngineSettings) -> Void = { _ in }) throws {
+        let recorder = self.recorder
+        upstream = EchoUpstream { recorder.append($0) }
+        let upstreamAddress = try upstream.start(address: SocketAddress("127.0.0.1:0")!)
+        var engine = EngineSettings(
+            listeners: [ListenerSettings(address: SocketAddress("127.0.0.1:0")!)],
+            upstreams: ["echo": UpstreamSettings(name: "echo", address: upstreamAddress, serverName: "localhost", tls: nil)],
+            routes: [route])
+        settings(&engine)
+        proxy = ProxyServer(settings: engine)
+        port = try proxy.start()[0].port
+    }
+
+    func shutdown() {
+        proxy.stop()
+        proxy.wait()
+        upstream.stop()
+    }
+
+    static func multipart(_ boundary: String, _ parts: [(name: String, filename: String?, type: String?, data: [UInt8])]) -> [UInt8] {
+        var out: [UInt8] = []
+        for part in parts {
+            out += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(part.name)\"".utf8)
+            if let filename = part.filename { out += Array("; filename=\"\(filename)\"".utf8) }
+            out += Array("\r\n".utf8)
+            if let type = part.type { out += Array("Content-Type: \(type)\r\n".utf8) }
+            out += Array("\r\n".utf8) + part.data + Array("\r\n".utf8)
+        }
+        return out + Array("--\(boundary)--\r\n".utf8)
+    }
+
+    static func request(_ body: [UInt8], boundary: String, path: String = "/upload", extra: String = "") -> [UInt8] {
+        Array("POST \(path) HTTP/1.1\r\nHost: example.test\r\nContent-Type: multipart/form-data; boundary=\(boundary)\r\nContent-Length: \(body.count)\r\n\(extra)\r\n".utf8) + body
+    }
+}

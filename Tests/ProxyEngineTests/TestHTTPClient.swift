@@ -1,0 +1,100 @@
+import Foundation
+
+/// A blocking HTTP/1.1 client over a POSIX socket: sends raw bytes, reads responses (Content-Length or
+/// close-delimited, chunked decoded), for loopback tests.
+final class TestHTTPClient {
+    let descriptor: Int32
+
+    struct Response {
+        var status: Int
+        var headers: [(String, String)]
+        var body: [UInt8]
+        func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
+        var json: [String: Any]? { try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] }
+    }
+
+    init(port: UInt16, host: String = "127.0.0.1") throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        inet_pton(AF_INET, host, &address.sin_addr)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(descriptor) }
+
+    func send(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+
+    func send(_ text: String) { send(Array(text.utf8)) }
+
+    private var buffer: [UInt8] = []
+
+    private func fill() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return false }
+        buffer += chunk[0..<count]
+        return true
+    }
+
+    /// Reads one response; nil when the connection closed first.
+    func readResponse() -> Response? {
+        while true {
+            if let end = buffer.firstRange(of: Array("\r\n\r\n".utf8)) {
+                let head = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
+                buffer.removeSubrange(..<end.upperBound)
+                var lines = head.components(separatedBy: "\r\n")
+                let statusLine = lines.removeFirst().split(separator: " ")
+                let status = Int(statusLine[1]) ?? 0
+                let headers = lines.map { line -> (String, String) in
+                    let colon = line.firstIndex(of: ":")!
+                    return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+                }
+                if status < 200 { continue }
+                var response = Response(status: status, headers: headers, body: [])
+                if let length = response.header("content-length").flatMap(Int.init) {
+                    while buffer.count < length { guard fill() else { return nil } }
+                    response.body = Array(buffer[0..<length])
+                    buffer.removeSubrange(0..<length)
+                } else if response.header("transfer-encoding")?.lowercased() == "chunked" {
+                    while true {
+                        while buffer.firstRange(of: Array("\r\n".utf8)) == nil { guard fill() else { return nil } }
+                        let lineEnd = buffer.firstRange(of: Array("\r\n".utf8))!
+                        let size = Int(String(decoding: buffer[..<lineEnd.lowerBound], as: UTF8.self), radix: 16) ?? 0
+                        buffer.removeSubrange(..<lineEnd.upperBound)
+                        while buffer.count < size + 2 { guard fill() else { return nil } }
+                        response.body += buffer[0..<size]
+                        buffer.removeSubrange(0..<(size + 2))
+                        if size == 0 { break }
+                    }
+                } else if status != 204 && status != 304 {
+                    while fill() {}
+                    response.body = buffer
+                    buffer = []
+                }
+                return response
+            }
+            guard fill() else { return nil }
+        }
+    }
+
+    /// True once the server closed the connection (after everything buffered was read).
+    func isClosedByPeer() -> Bool {
+        buffer.isEmpty && !fill()
+    }
+}
