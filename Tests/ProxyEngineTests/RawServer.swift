@@ -1,0 +1,70 @@
+import Foundation
+
+/// A blocking loopback TCP server for fault tests: each accepted connection runs `handler` on a thread.
+final class RawServer: @unchecked Sendable {
+    // @unchecked Sendable: `descriptor` and `port` are set in init; `stopped` is only read by the accept loop
+    // after close() makes accept fail.
+    let descriptor: Int32
+    let port: UInt16
+    private let thread: Thread
+
+    init(handler: @escaping @Sendable (Int32) -> Void) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        listen(fd, 64)
+        var bound = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &bound) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        descriptor = fd
+        port = UInt16(bigEndian: bound.sin_port)
+        thread = Thread {
+            while true {
+                let client = accept(fd, nil, nil)
+                if client < 0 { return }
+                Thread { handler(client); close(client) }.start()
+            }
+        }
+        thread.start()
+    }
+
+    func stop() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+        close(descriptor)
+    }
+
+    /// Reads until the request head ends (CRLFCRLF); returns the bytes read.
+    static func readHead(_ fd: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while recv(fd, &byte, 1, 0) == 1 {
+            bytes.append(byte)
+            if bytes.count >= 4, bytes.suffix(4) == [13, 10, 13, 10] { break }
+        }
+        return bytes
+    }
+
+    /// Reads everything until the peer closes; returns the byte count.
+    static func drain(_ fd: Int32) -> Int {
+        var total = 0
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return total }
+            total += count
+        }
+    }
+
+    static func send(_ fd: Int32, _ text: String) {
+        _ = Array(text.utf8).withUnsafeBytes { Foundation.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+}
