@@ -36,10 +36,10 @@ extension ConfigDecoder {
     private func decodeRoute(_ node: Node, index: Int, upstreams: DecodedUpstreams?, globalLimits: RequestLimits)
         -> (configuration: RouteConfiguration?, name: (String, Node)?)
     {
-        guard let fields = mapping(node, "route \(index + 1)", keys: Self.routeKeys) else { return (nil, nil) }
+        let context = Self.peekName(node).map { "route '\($0)'" } ?? "route \(index + 1)"
+        guard let fields = mapping(node, context, keys: Self.routeKeys) else { return (nil, nil) }
         let nameNode = required("name", in: fields)
         let name = nameNode.flatMap { string($0, "'name' of route \(index + 1)") }
-        let context = name.map { "route '\($0)'" } ?? "route \(index + 1)"
         let placedName = name.flatMap { name in nameNode.map { (name, $0) } }
         var failed = name == nil
         func read<Value>(_ key: String, _ decode: (Node, String) -> Value?) -> Value?? {

@@ -38,11 +38,11 @@ extension ConfigDecoder {
     }
 
     private func decodeRule(_ node: Node, index: Int, route: String) -> (Rule?, (String, Node)?) {
-        guard let fields = mapping(node, "rule \(index + 1) of \(route)", keys: Self.ruleKeys) else { return (nil, nil) }
+        let context = Self.peekName(node).map { "rule '\($0)'" } ?? "rule \(index + 1) of \(route)"
+        guard let fields = mapping(node, context, keys: Self.ruleKeys) else { return (nil, nil) }
         let nameNode = required("name", in: fields)
         let name = nameNode.flatMap { string($0, "'name' of rule \(index + 1) of \(route)") }
         let placedName = name.flatMap { name in nameNode.map { (name, $0) } }
-        let context = name.map { "rule '\($0)'" } ?? "rule \(index + 1)"
         var rule = Rule(name: name ?? "")
         var failed = name == nil
         func read<Value>(_ key: String, _ decode: (Node, String) -> Value?, _ apply: (Value) -> Void) {

@@ -48,6 +48,15 @@ final class ConfigDecoder {
         return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
     }
 
+    /// The `name:` of a mapping when it is a plain non-empty string, so messages about a route or rule can
+    /// name it before its keys are checked.
+    static func peekName(_ node: Node) -> String? {
+        guard case .mapping = node, case .scalar(let scalar)? = node["name"], !scalar.string.isEmpty,
+              !isNull(.scalar(scalar))
+        else { return nil }
+        return scalar.string
+    }
+
     /// How messages name a node's YAML type.
     static func kind(of node: Node) -> String {
         switch node {
