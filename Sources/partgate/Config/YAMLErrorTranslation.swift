@@ -17,7 +17,8 @@ enum YAMLErrorTranslation {
             return make(.yamlSyntax, mark.line, mark.column, "YAML syntax: \(problem)\(while_)")
         case .duplicatedKeysInMapping(let duplicates, let context):
             let key = duplicates.first ?? "?"
-            let repeated = position(ofRepeatedKey: key, after: context.mark, in: text)
+            let repeated = position(ofRepeatedKey: key, firstLine: context.mark.line,
+                                    firstColumn: context.mark.column, in: text)
             return make(.duplicateKey, repeated.line, repeated.column,
                         "duplicate key '\(key)' (first at \(context.mark.line):\(context.mark.column))")
         case .reader(let problem, let offset, _, _):
@@ -30,25 +31,27 @@ enum YAMLErrorTranslation {
 
     /// Where `key` appears again as a key at the same column as its first occurrence (block mappings), or in
     /// the same flow mapping line; falls back to the first occurrence.
-    static func position(ofRepeatedKey key: String, after first: Mark, in text: String) -> (line: Int, column: Int) {
+    static func position(ofRepeatedKey key: String, firstLine: Int, firstColumn: Int, in text: String)
+        -> (line: Int, column: Int)
+    {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let spellings = [key + ":", "\"\(key)\":", "'\(key)':"]
-        for (index, line) in lines.enumerated() where index + 1 >= first.line {
+        for (index, line) in lines.enumerated() where index + 1 >= firstLine {
             let scalars = Array(line.unicodeScalars)
             var column = 0
             while column < scalars.count {
                 let rest = String(String.UnicodeScalarView(scalars[column...]))
-                let isFirst = index + 1 == first.line && column + 1 <= first.column
+                let isFirst = index + 1 == firstLine && column + 1 <= firstColumn
                 let boundary = column == 0 || " {,-".unicodeScalars.contains(scalars[column - 1])
                 if !isFirst, boundary, spellings.contains(where: { rest.hasPrefix($0) }),
-                   index + 1 > first.line ? column + 1 == first.column || line.contains("{") : true
+                   index + 1 > firstLine ? column + 1 == firstColumn || line.contains("{") : true
                 {
                     return (index + 1, column + 1)
                 }
                 column += 1
             }
         }
-        return (first.line, first.column)
+        return (firstLine, firstColumn)
     }
 
     /// 1-based line and column (in Unicode scalars) of a UTF-8 byte offset.
