@@ -27,8 +27,9 @@ struct CheckCommandTests {
         let result = try workspace.check(ConfigFixtures.designExample)
         #expect(result.stderr == "")
         #expect(result.status == 0)
-        #expect(result.stdout == "\(workspace.path("partgate.yaml")): ok\n"
-            + "2 listeners, 1 upstream, 1 route, 3 rules, admin on 127.0.0.1:9090\n")
+        #expect(
+            result.stdout == "\(workspace.path("partgate.yaml")): ok\n"
+                + "2 listeners, 1 upstream, 1 route, 3 rules, admin on 127.0.0.1:9090\n")
     }
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: designFile.path), "needs shared/DESIGN.md"))
@@ -51,20 +52,23 @@ struct CheckCommandTests {
         let workspace = try ConfigWorkspace()
         defer { workspace.remove() }
         try FileManager.default.removeItem(atPath: workspace.path("tls/server.key"))
-        try FileManager.default.createDirectory(atPath: workspace.path("tls/upstream-ca.pem.d"),
-                                                withIntermediateDirectories: true)
-        let yaml = ConfigFixtures.designExample.replacingOccurrences(of: "tls/upstream-ca.pem", with: "tls/upstream-ca.pem.d")
+        try FileManager.default.createDirectory(
+            atPath: workspace.path("tls/upstream-ca.pem.d"),
+            withIntermediateDirectories: true)
+        let yaml = ConfigFixtures.designExample.replacingOccurrences(
+            of: "tls/upstream-ca.pem", with: "tls/upstream-ca.pem.d")
         let result = try workspace.check(yaml)
         let file = workspace.path("partgate.yaml")
         #expect(result.status == 1)
         #expect(result.stdout == "")
-        #expect(result.stderr == """
-            \(file):6:46: error: 'key': cannot read 'tls/server.key' (\(workspace.path("tls/server.key"))): \
-            No such file or directory
-            \(file):12:11: error: 'ca': cannot read 'tls/upstream-ca.pem.d' (\(workspace.path("tls/upstream-ca.pem.d"))): \
-            is a directory
+        #expect(
+            result.stderr == """
+                \(file):6:46: error: 'key': cannot read 'tls/server.key' (\(workspace.path("tls/server.key"))): \
+                No such file or directory
+                \(file):12:11: error: 'ca': cannot read 'tls/upstream-ca.pem.d' (\(workspace.path("tls/upstream-ca.pem.d"))): \
+                is a directory
 
-            """)
+                """)
     }
 
     @Test func certificateAndKeyFilesMustHoldTheRightPEM() throws {
@@ -73,42 +77,49 @@ struct CheckCommandTests {
         try workspace.write(ConfigWorkspace.pem.certificate, to: "tls/server.key")
         try workspace.write(ConfigWorkspace.pem.key, to: "tls/server.crt")
         try workspace.write("not a certificate\n", to: "tls/upstream-ca.pem")
-        try workspace.write("-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n",
-                            to: "tls/client.key")
+        try workspace.write(
+            "-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n",
+            to: "tls/client.key")
         let result = try workspace.check(ConfigFixtures.designExample)
         #expect(result.status == 1)
-        #expect(Self.positioned(result, in: workspace) == [
-            "6:25: error: 'certificate': 'tls/server.crt' (\(workspace.path("tls/server.crt"))): holds a private key, "
-                + "not a certificate (certificate and key swapped?)",
-            "6:46: error: 'key': 'tls/server.key' (\(workspace.path("tls/server.key"))): holds a certificate, not a "
-                + "private key (certificate and key swapped?)",
-            "12:11: error: 'ca': 'tls/upstream-ca.pem' (\(workspace.path("tls/upstream-ca.pem"))): holds no PEM "
-                + "certificate (-----BEGIN CERTIFICATE-----)",
-            "16:19: error: 'client_key': 'tls/client.key' (\(workspace.path("tls/client.key"))): holds an encrypted "
-                + "private key; partgate needs it unencrypted (protect it with file permissions)",
-        ])
+        #expect(
+            Self.positioned(result, in: workspace) == [
+                "6:25: error: 'certificate': 'tls/server.crt' (\(workspace.path("tls/server.crt"))): holds a private key, "
+                    + "not a certificate (certificate and key swapped?)",
+                "6:46: error: 'key': 'tls/server.key' (\(workspace.path("tls/server.key"))): holds a certificate, not a "
+                    + "private key (certificate and key swapped?)",
+                "12:11: error: 'ca': 'tls/upstream-ca.pem' (\(workspace.path("tls/upstream-ca.pem"))): holds no PEM "
+                    + "certificate (-----BEGIN CERTIFICATE-----)",
+                "16:19: error: 'client_key': 'tls/client.key' (\(workspace.path("tls/client.key"))): holds an encrypted "
+                    + "private key; partgate needs it unencrypted (protect it with file permissions)",
+            ])
     }
 
     @Test func absolutePathsAreUsedAsTheyAre() throws {
         let workspace = try ConfigWorkspace()
         defer { workspace.remove() }
-        let yaml = Self.minimal.replacingOccurrences(of: "  - address: 127.0.0.1:0\n", with: """
-              - address: 127.0.0.1:0
-                tls: { certificate: \(workspace.path("tls/server.crt")), key: /nonexistent/server.key }
+        let yaml = Self.minimal.replacingOccurrences(
+            of: "  - address: 127.0.0.1:0\n",
+            with: """
+                  - address: 127.0.0.1:0
+                    tls: { certificate: \(workspace.path("tls/server.crt")), key: /nonexistent/server.key }
 
-            """)
+                """)
         let result = try workspace.check(yaml)
-        #expect(Self.positioned(result, in: workspace) == [
-            "4:\(32 + workspace.path("tls/server.crt").count): error: 'key': cannot read '/nonexistent/server.key': "
-                + "No such file or directory",
-        ])
+        #expect(
+            Self.positioned(result, in: workspace) == [
+                "4:\(32 + workspace.path("tls/server.crt").count): error: 'key': cannot read '/nonexistent/server.key': "
+                    + "No such file or directory"
+            ])
     }
 
     @Test func anUnreadableConfigurationHasNoPosition() throws {
         let result = try PartgateBinary.run(["check", "--config", "/nonexistent/partgate.yaml"])
         #expect(result.status == 1)
         #expect(result.stdout == "")
-        #expect(result.stderr == "/nonexistent/partgate.yaml: error: cannot read configuration: No such file or directory\n")
+        #expect(
+            result.stderr == "/nonexistent/partgate.yaml: error: cannot read configuration: No such file or directory\n"
+        )
     }
 
     @Test func configIsARequiredOption() throws {
@@ -118,9 +129,10 @@ struct CheckCommandTests {
     }
 
     /// The stderr lines without the `FILE:` prefix each must start with.
-    static func positioned(_ result: PartgateBinary.Result, in workspace: ConfigWorkspace,
-                           name: String = "partgate.yaml") -> [String]
-    {
+    static func positioned(
+        _ result: PartgateBinary.Result, in workspace: ConfigWorkspace,
+        name: String = "partgate.yaml"
+    ) -> [String] {
         let prefix = workspace.path(name) + ":"
         return result.stderr.split(separator: "\n").map { line in
             line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : "UNEXPECTED FILE: \(line)"

@@ -20,7 +20,8 @@ struct ConfigErrorCase: Sendable, CustomTestStringConvertible {
 
     /// ``CheckCommandTests/minimal`` with `route` lines appended to the route `r` (indented as its keys).
     static func minimal(route lines: String) -> String {
-        CheckCommandTests.minimal + lines.split(separator: "\n", omittingEmptySubsequences: false)
+        CheckCommandTests.minimal
+            + lines.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
     }
 }

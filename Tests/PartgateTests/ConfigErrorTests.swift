@@ -14,14 +14,18 @@ struct ConfigErrorTests {
             expected: ["10:14: error: unknown key 'path_prefx' in 'match' of route 'r' (did you mean 'path_prefix'?)"]),
         ConfigErrorCase(
             name: "unknown key listing the known ones",
-            yaml: ConfigErrorCase.minimal(replacing: "    url: http://127.0.0.1:9\n",
-                                          with: "    url: http://127.0.0.1:9\n    retries: 3\n"),
-            expected: ["7:5: error: unknown key 'retries' in upstream 'up' (expected one of: url, tls, connect_timeout, "
-                + "response_timeout, max_idle_connections)"]),
+            yaml: ConfigErrorCase.minimal(
+                replacing: "    url: http://127.0.0.1:9\n",
+                with: "    url: http://127.0.0.1:9\n    retries: 3\n"),
+            expected: [
+                "7:5: error: unknown key 'retries' in upstream 'up' (expected one of: url, tls, connect_timeout, "
+                    + "response_timeout, max_idle_connections)"
+            ]),
         ConfigErrorCase(
             name: "wrong type: a value for a list",
-            yaml: ConfigErrorCase.minimal(replacing: "listeners:\n  - address: 127.0.0.1:0\n",
-                                          with: "listeners: 127.0.0.1:0\n"),
+            yaml: ConfigErrorCase.minimal(
+                replacing: "listeners:\n  - address: 127.0.0.1:0\n",
+                with: "listeners: 127.0.0.1:0\n"),
             expected: ["2:12: error: 'listeners' must be a list, found '127.0.0.1:0'"]),
         ConfigErrorCase(
             name: "wrong type: yes is not a boolean",
@@ -30,12 +34,15 @@ struct ConfigErrorTests {
         ConfigErrorCase(
             name: "ambiguous size unit",
             yaml: ConfigErrorCase.minimal(route: "spool_memory: 8MB\n"),
-            expected: ["10:19: error: 'spool_memory' of route 'r': '8MB': the unit 'MB' is ambiguous; write 8MiB or a "
-                + "byte count (8000000)"]),
+            expected: [
+                "10:19: error: 'spool_memory' of route 'r': '8MB': the unit 'MB' is ambiguous; write 8MiB or a "
+                    + "byte count (8000000)"
+            ]),
         ConfigErrorCase(
             name: "duration without a unit",
-            yaml: ConfigErrorCase.minimal(replacing: "    url: http://127.0.0.1:9\n",
-                                          with: "    url: http://127.0.0.1:9\n    connect_timeout: 5\n"),
+            yaml: ConfigErrorCase.minimal(
+                replacing: "    url: http://127.0.0.1:9\n",
+                with: "    url: http://127.0.0.1:9\n    connect_timeout: 5\n"),
             expected: ["7:22: error: 'connect_timeout': '5' needs a unit: ms, s, m or h (e.g. 5s)"]),
         ConfigErrorCase(
             name: "missing required key",
@@ -47,7 +54,8 @@ struct ConfigErrorTests {
             expected: ["9:15: error: route 'r' names undefined upstream 'uq' (did you mean 'up'?) (defined: 'up')"]),
         ConfigErrorCase(
             name: "duplicate rule names",
-            yaml: ConfigErrorCase.minimal(route: "rules:\n  - name: a\n    strip: true\n  - name: a\n    strip: true\n"),
+            yaml: ConfigErrorCase.minimal(
+                route: "rules:\n  - name: a\n    strip: true\n  - name: a\n    strip: true\n"),
             expected: ["13:15: error: duplicate rule name 'a' in route 'r' (first at 11:15)"]),
         ConfigErrorCase(
             name: "invalid strict flag, action and combination",
@@ -61,9 +69,12 @@ struct ConfigErrorTests {
             ]),
         ConfigErrorCase(
             name: "unknown template placeholder",
-            yaml: ConfigErrorCase.minimal(route: "rules:\n  - name: a\n    rename: { filename: \"{uuid}{extension}\" }\n"),
-            expected: ["12:29: error: 'filename' of 'rename' of rule 'a': '{uuid}{extension}': unknown placeholder "
-                + "'{extension}' (known: {filename} {stem} {ext} {field} {uuid} {index})"]),
+            yaml: ConfigErrorCase.minimal(
+                route: "rules:\n  - name: a\n    rename: { filename: \"{uuid}{extension}\" }\n"),
+            expected: [
+                "12:29: error: 'filename' of 'rename' of rule 'a': '{uuid}{extension}': unknown placeholder "
+                    + "'{extension}' (known: {filename} {stem} {ext} {field} {uuid} {index})"
+            ]),
         ConfigErrorCase(
             name: "unsupported version stops early",
             yaml: ConfigErrorCase.minimal(replacing: "version: 1", with: "version: 2") + "future_key: 1\n",
@@ -78,8 +89,9 @@ struct ConfigErrorTests {
             expected: ["7:9: error: 'routes' must not be an empty list"]),
         ConfigErrorCase(
             name: "duplicate and overlapping listener addresses",
-            yaml: ConfigErrorCase.minimal(replacing: "  - address: 127.0.0.1:0\n",
-                                          with: "  - address: 0.0.0.0:8080\n  - address: 127.0.0.1:8080\n")
+            yaml: ConfigErrorCase.minimal(
+                replacing: "  - address: 127.0.0.1:0\n",
+                with: "  - address: 0.0.0.0:8080\n  - address: 127.0.0.1:8080\n")
                 + "admin: { address: 0.0.0.0:8080 }\n",
             expected: [
                 "4:14: error: listener address 127.0.0.1:8080 overlaps 0.0.0.0:8080 (listener at 3:14)",
@@ -88,30 +100,39 @@ struct ConfigErrorTests {
         ConfigErrorCase(
             name: "listener host name",
             yaml: ConfigErrorCase.minimal(replacing: "127.0.0.1:0", with: "localhost:8080"),
-            expected: ["3:14: error: 'address' of listener 1: 'localhost:8080': 'localhost' is not an IP address "
-                + "(listeners bind to IPv4 a.b.c.d or [IPv6] literals, not host names)"]),
+            expected: [
+                "3:14: error: 'address' of listener 1: 'localhost:8080': 'localhost' is not an IP address "
+                    + "(listeners bind to IPv4 a.b.c.d or [IPv6] literals, not host names)"
+            ]),
         ConfigErrorCase(
             name: "upstream URL with a path",
             yaml: ConfigErrorCase.minimal(replacing: "http://127.0.0.1:9", with: "https://uploads.internal/api"),
-            expected: ["6:10: error: 'url' of upstream 'up': 'https://uploads.internal/api': an upstream URL has no "
-                + "path, query or fragment (partgate forwards the request target unchanged)"]),
+            expected: [
+                "6:10: error: 'url' of upstream 'up': 'https://uploads.internal/api': an upstream URL has no "
+                    + "path, query or fragment (partgate forwards the request target unchanged)"
+            ]),
         ConfigErrorCase(
             name: "duplicate key",
-            yaml: ConfigErrorCase.minimal(replacing: "    upstream: up\n", with: "    upstream: up\n    upstream: up\n"),
+            yaml: ConfigErrorCase.minimal(
+                replacing: "    upstream: up\n", with: "    upstream: up\n    upstream: up\n"),
             expected: ["10:5: error: duplicate key 'upstream' (first at 9:5)"]),
         ConfigErrorCase(
             name: "YAML syntax",
             yaml: ConfigErrorCase.minimal(replacing: "    upstream: up\n", with: "    upstream: [up\n"),
-            expected: ["10:1: error: YAML syntax: did not find expected ',' or ']' (while parsing a flow sequence at 9:15)"]),
+            expected: [
+                "10:1: error: YAML syntax: did not find expected ',' or ']' (while parsing a flow sequence at 9:15)"
+            ]),
         ConfigErrorCase(
             name: "tls on an http upstream",
-            yaml: ConfigErrorCase.minimal(replacing: "    url: http://127.0.0.1:9\n",
-                                          with: "    url: http://127.0.0.1:9\n    tls: { verify: false }\n"),
+            yaml: ConfigErrorCase.minimal(
+                replacing: "    url: http://127.0.0.1:9\n",
+                with: "    url: http://127.0.0.1:9\n    tls: { verify: false }\n"),
             expected: ["7:5: error: upstream 'up' has 'tls' settings but an http:// URL (use https:// or drop 'tls')"]),
         ConfigErrorCase(
             name: "client certificate without its key",
-            yaml: ConfigErrorCase.minimal(replacing: "    url: http://127.0.0.1:9\n",
-                                          with: "    url: https://127.0.0.1:9\n    tls: { client_certificate: tls/client.crt }\n"),
+            yaml: ConfigErrorCase.minimal(
+                replacing: "    url: http://127.0.0.1:9\n",
+                with: "    url: https://127.0.0.1:9\n    tls: { client_certificate: tls/client.crt }\n"),
             expected: ["7:12: error: 'client_certificate' of upstream 'up' needs 'client_key' too"]),
         ConfigErrorCase(
             name: "route limits that cannot apply per route",
@@ -125,7 +146,9 @@ struct ConfigErrorTests {
         ConfigErrorCase(
             name: "contradictory rule actions",
             yaml: ConfigErrorCase.minimal(
-                route: "rules:\n  - name: a\n    strip: true\n    rename: { field: x }\n  - name: b\n    on_exceed: truncate\n"),
+                route:
+                    "rules:\n  - name: a\n    strip: true\n    rename: { field: x }\n  - name: b\n    on_exceed: truncate\n"
+            ),
             expected: [
                 "12:9: error: rule 'a': 'strip' ends the part's evaluation, so 'rename' would never apply (split them "
                     + "into separate rules)",
@@ -137,7 +160,8 @@ struct ConfigErrorTests {
             expected: ["1:1: error: empty configuration: expected a mapping that starts with 'version: 1'"]),
         ConfigErrorCase(
             name: "every problem is reported, in file order",
-            yaml: ConfigErrorCase.minimal(replacing: "    upstream: up\n", with: "    upstream: uq\n") + "workers: lots\n",
+            yaml: ConfigErrorCase.minimal(replacing: "    upstream: up\n", with: "    upstream: uq\n")
+                + "workers: lots\n",
             expected: [
                 "9:15: error: route 'r' names undefined upstream 'uq' (did you mean 'up'?) (defined: 'up')",
                 "10:10: error: 'workers' must be 'auto' or a number, found 'lots'",

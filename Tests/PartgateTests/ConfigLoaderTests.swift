@@ -23,15 +23,20 @@ struct ConfigLoaderTests {
         #expect(configuration.workers == .auto)
         #expect(configuration.listeners.map(\.address.description) == ["127.0.0.1:8080", "0.0.0.0:8443"])
         #expect(configuration.listeners[0].tls == nil)
-        #expect(configuration.listeners[1].tls == ListenerTLSConfiguration(certificate: "\(folder)/tls/server.crt",
-                                                                            key: "\(folder)/tls/server.key"))
+        #expect(
+            configuration.listeners[1].tls
+                == ListenerTLSConfiguration(
+                    certificate: "\(folder)/tls/server.crt",
+                    key: "\(folder)/tls/server.key"))
         #expect(configuration.admin?.address.description == "127.0.0.1:9090")
 
         let upstream = try #require(configuration.upstreams["uploads"])
         #expect(upstream.url == UpstreamURL(scheme: .https, host: "uploads.internal", port: 8443))
-        #expect(upstream.tls == UpstreamTLSConfiguration(
-            ca: "\(folder)/tls/upstream-ca.pem", serverName: "uploads.internal", verify: true,
-            clientCertificate: "\(folder)/tls/client.crt", clientKey: "\(folder)/tls/client.key"))
+        #expect(
+            upstream.tls
+                == UpstreamTLSConfiguration(
+                    ca: "\(folder)/tls/upstream-ca.pem", serverName: "uploads.internal", verify: true,
+                    clientCertificate: "\(folder)/tls/client.crt", clientKey: "\(folder)/tls/client.key"))
         #expect(upstream.connectTimeout == .seconds(5))
         #expect(upstream.responseTimeout == .seconds(60))
         #expect(upstream.maxIdleConnections == 32)
@@ -150,8 +155,9 @@ struct ConfigLoaderTests {
         }
         #expect(error.diagnostics.map(\.code) == [.emptyList, .emptyList, .invalidValue])
         #expect(error.diagnostics.map { "\($0.line ?? 0):\($0.column ?? 0)" } == ["2:12", "3:12", "4:44"])
-        #expect(error.diagnostics[2].reason == "'forward' of route 'r' must be one of stream, spool, found 'spooled' "
-            + "(did you mean 'spool'?)")
+        #expect(
+            error.diagnostics[2].reason == "'forward' of route 'r' must be one of stream, spool, found 'spooled' "
+                + "(did you mean 'spool'?)")
         #expect(error.description.hasPrefix("x.yaml:2:12: error: 'listeners' must not be an empty list\n"))
     }
 
@@ -167,12 +173,14 @@ struct ConfigLoaderTests {
 
     @Test func repeatedKeysPointAtTheRepetition() {
         let text = "a: 1\nb:\n  c: 1\n  d: 2\n  c: 3\n"
-        let position = YAMLErrorTranslation.position(ofRepeatedKey: "c", firstLine: 3, firstColumn: 3,
-                                                                in: text)
+        let position = YAMLErrorTranslation.position(
+            ofRepeatedKey: "c", firstLine: 3, firstColumn: 3,
+            in: text)
         #expect(position == (5, 3))
         let flow = "m: { k: 1, j: 2, k: 3 }\n"
-        let flowPosition = YAMLErrorTranslation.position(ofRepeatedKey: "k", firstLine: 1, firstColumn: 6,
-                                                                    in: flow)
+        let flowPosition = YAMLErrorTranslation.position(
+            ofRepeatedKey: "k", firstLine: 1, firstColumn: 6,
+            in: flow)
         #expect(flowPosition == (1, 18))
     }
 }

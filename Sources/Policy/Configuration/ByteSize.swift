@@ -33,12 +33,16 @@ public enum ByteSize {
         if unitStart < scalars.count, scalars[unitStart] == " " { unitStart += 1 }
         let unit = String(String.UnicodeScalarView(scalars[unitStart...]))
         guard !digits.isEmpty else {
-            throw ConfigurationValueError(.invalidSize, "'\(text)' is not a size: expected a byte count or a number "
-                + "with B, KiB, MiB, GiB or TiB (e.g. 16KiB)")
+            throw ConfigurationValueError(
+                .invalidSize,
+                "'\(text)' is not a size: expected a byte count or a number "
+                    + "with B, KiB, MiB, GiB or TiB (e.g. 16KiB)")
         }
         if unit.hasPrefix(".") || unit.hasPrefix(",") {
-            throw ConfigurationValueError(.invalidSize, "'\(text)': sizes are whole numbers; use a smaller unit "
-                + "(e.g. 1536MiB instead of 1.5GiB)")
+            throw ConfigurationValueError(
+                .invalidSize,
+                "'\(text)': sizes are whole numbers; use a smaller unit "
+                    + "(e.g. 1536MiB instead of 1.5GiB)")
         }
         guard let count = Int64(digits) else {
             throw ConfigurationValueError(.invalidSize, "'\(text)' is too large")

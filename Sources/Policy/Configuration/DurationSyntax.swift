@@ -30,23 +30,32 @@ public enum DurationSyntax {
             let digits = String(String.UnicodeScalarView(scalars[digitsStart..<unitStart]))
             let unit = String(String.UnicodeScalarView(scalars[unitStart..<index]))
             guard !digits.isEmpty else {
-                throw ConfigurationValueError(.invalidDuration, "'\(text)' is not a duration: expected a whole number "
-                    + "and a unit (ms, s, m, h), e.g. 30s")
+                throw ConfigurationValueError(
+                    .invalidDuration,
+                    "'\(text)' is not a duration: expected a whole number "
+                        + "and a unit (ms, s, m, h), e.g. 30s")
             }
             if unit.hasPrefix(".") || unit.hasPrefix(",") {
-                throw ConfigurationValueError(.invalidDuration, "'\(text)': durations are whole numbers; use a "
-                    + "smaller unit (e.g. 1500ms instead of 1.5s)")
+                throw ConfigurationValueError(
+                    .invalidDuration,
+                    "'\(text)': durations are whole numbers; use a "
+                        + "smaller unit (e.g. 1500ms instead of 1.5s)")
             }
             guard !unit.isEmpty else {
-                throw ConfigurationValueError(.invalidDuration, "'\(text)' needs a unit: ms, s, m or h (e.g. \(digits)s)")
+                throw ConfigurationValueError(
+                    .invalidDuration, "'\(text)' needs a unit: ms, s, m or h (e.g. \(digits)s)")
             }
             guard let position = units.firstIndex(where: { $0.name == unit }) else {
-                throw ConfigurationValueError(.invalidDuration, "'\(text)': unknown duration unit '\(unit)' "
-                    + "(expected ms, s, m or h)")
+                throw ConfigurationValueError(
+                    .invalidDuration,
+                    "'\(text)': unknown duration unit '\(unit)' "
+                        + "(expected ms, s, m or h)")
             }
             guard position > previousUnit else {
-                throw ConfigurationValueError(.invalidDuration, "'\(text)': write units largest first, each once "
-                    + "(e.g. 1h30m)")
+                throw ConfigurationValueError(
+                    .invalidDuration,
+                    "'\(text)': write units largest first, each once "
+                        + "(e.g. 1h30m)")
             }
             previousUnit = position
             guard let count = Int64(digits) else {

@@ -41,7 +41,8 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
             }
         }
         if escaped {
-            throw ConfigurationValueError(.invalidGlob, "'\(pattern)' ends in a lone '\\' (write '\\\\' for a backslash)")
+            throw ConfigurationValueError(
+                .invalidGlob, "'\(pattern)' ends in a lone '\\' (write '\\\\' for a backslash)")
         }
         self.pattern = pattern
         self.caseInsensitive = caseInsensitive

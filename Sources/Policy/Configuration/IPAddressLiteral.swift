@@ -51,7 +51,8 @@ public struct IPAddressLiteral: Sendable, Hashable, CustomStringConvertible {
         var result: [UInt8] = []
         for piece in pieces {
             guard (1...3).contains(piece.count), piece.allSatisfy({ ("0"..."9").contains($0) }),
-                  piece.count == 1 || piece.first != "0", let value = UInt8(piece) else { return nil }
+                piece.count == 1 || piece.first != "0", let value = UInt8(piece)
+            else { return nil }
             result.append(value)
         }
         return result
@@ -75,7 +76,8 @@ public struct IPAddressLiteral: Sendable, Hashable, CustomStringConvertible {
                     continue
                 }
                 guard (1...4).contains(piece.count), let value = UInt16(piece, radix: 16),
-                      piece.allSatisfy(\.isHexDigit) else { return nil }
+                    piece.allSatisfy(\.isHexDigit)
+                else { return nil }
                 parsed += [UInt8(value >> 8), UInt8(value & 0xFF)]
             }
             groups.append(parsed)

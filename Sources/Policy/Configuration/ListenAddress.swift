@@ -38,19 +38,25 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
             portText = rest.dropFirst()
         } else {
             guard let colon = text.lastIndex(of: ":") else {
-                throw ConfigurationValueError(.invalidAddress, "'\(text)' has no port: expected host:port, "
-                    + "e.g. 127.0.0.1:8080")
+                throw ConfigurationValueError(
+                    .invalidAddress,
+                    "'\(text)' has no port: expected host:port, "
+                        + "e.g. 127.0.0.1:8080")
             }
             hostText = text[..<colon]
             portText = text[text.index(after: colon)...]
             if hostText.contains(":") {
-                throw ConfigurationValueError(.invalidAddress, "'\(text)': write an IPv6 address in brackets, "
-                    + "e.g. [::1]:8080")
+                throw ConfigurationValueError(
+                    .invalidAddress,
+                    "'\(text)': write an IPv6 address in brackets, "
+                        + "e.g. [::1]:8080")
             }
         }
         guard let ip = IPAddressLiteral(String(hostText)) else {
-            throw ConfigurationValueError(.invalidAddress, "'\(text)': '\(hostText)' is not an IP address "
-                + "(listeners bind to IPv4 a.b.c.d or [IPv6] literals, not host names)")
+            throw ConfigurationValueError(
+                .invalidAddress,
+                "'\(text)': '\(hostText)' is not an IP address "
+                    + "(listeners bind to IPv4 a.b.c.d or [IPv6] literals, not host names)")
         }
         if text.hasPrefix("["), ip.family == .ipv4 {
             throw ConfigurationValueError(.invalidAddress, "'\(text)': brackets are for IPv6 addresses only")
@@ -64,7 +70,7 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
         -> UInt16
     {
         guard !text.isEmpty, text.count <= 5, text.allSatisfy({ ("0"..."9").contains($0) }),
-              let port = UInt16(text), allowZero || port != 0, text.count == 1 || text.first != "0"
+            let port = UInt16(text), allowZero || port != 0, text.count == 1 || text.first != "0"
         else {
             let range = allowZero ? "0-65535" : "1-65535"
             throw ConfigurationValueError(.invalidAddress, "'\(whole)': port '\(text)' is not a number in \(range)")

@@ -94,13 +94,17 @@ public struct NameTemplate: Sendable, Hashable, CustomStringConvertible {
                     name.append(next)
                 }
                 guard closed else {
-                    throw ConfigurationValueError(.invalidTemplate, "'\(text)': '{' without a closing '}' "
-                        + "(write '{{' for a literal brace)")
+                    throw ConfigurationValueError(
+                        .invalidTemplate,
+                        "'\(text)': '{' without a closing '}' "
+                            + "(write '{{' for a literal brace)")
                 }
                 guard let placeholder = Placeholder(rawValue: name) else {
                     let known = Placeholder.allCases.map { "{\($0.rawValue)}" }.joined(separator: " ")
-                    throw ConfigurationValueError(.invalidTemplate, "'\(text)': unknown placeholder '{\(name)}' "
-                        + "(known: \(known))")
+                    throw ConfigurationValueError(
+                        .invalidTemplate,
+                        "'\(text)': unknown placeholder '{\(name)}' "
+                            + "(known: \(known))")
                 }
                 if !literal.isEmpty {
                     segments.append(.literal(literal))

@@ -43,8 +43,10 @@ public struct UpstreamURL: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``ConfigurationValueError`` (`invalid_url`) naming what is wrong.
     public init(parsing text: String) throws(ConfigurationValueError) {
         guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") else {
-            throw ConfigurationValueError(.invalidURL, "'\(text)' is not a URL: expected https://host[:port] "
-                + "or http://host[:port]")
+            throw ConfigurationValueError(
+                .invalidURL,
+                "'\(text)' is not a URL: expected https://host[:port] "
+                    + "or http://host[:port]")
         }
         guard let scheme = Scheme(rawValue: text[..<colon].lowercased()) else {
             throw ConfigurationValueError(.invalidURL, "'\(text)': scheme must be https or http")
@@ -52,8 +54,10 @@ public struct UpstreamURL: Sendable, Hashable, CustomStringConvertible {
         var authority = text[text.index(colon, offsetBy: 3)...]
         if let slash = authority.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
             guard authority[slash...] == "/" else {
-                throw ConfigurationValueError(.invalidURL, "'\(text)': an upstream URL has no path, query or "
-                    + "fragment (partgate forwards the request target unchanged)")
+                throw ConfigurationValueError(
+                    .invalidURL,
+                    "'\(text)': an upstream URL has no path, query or "
+                        + "fragment (partgate forwards the request target unchanged)")
             }
             authority = authority[..<slash]
         }
@@ -83,8 +87,10 @@ public struct UpstreamURL: Sendable, Hashable, CustomStringConvertible {
                 portText = authority[authority.index(after: colon)...]
             }
             guard IPAddressLiteral.parseIPv4(hostText) != nil || HostName.isValid(String(hostText)) else {
-                throw ConfigurationValueError(.invalidURL, "'\(text)': '\(hostText)' is not a valid host name "
-                    + "or IP address")
+                throw ConfigurationValueError(
+                    .invalidURL,
+                    "'\(text)': '\(hostText)' is not a valid host name "
+                        + "or IP address")
             }
         }
         let port: UInt16?

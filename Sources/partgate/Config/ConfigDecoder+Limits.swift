@@ -44,10 +44,14 @@ extension ConfigDecoder {
             if let value = read(node, "'\(key)'") { apply(value) } else { failed = true }
         }
         for key in ["header_timeout", "drain_timeout"] where fields.contains(key) {
-            let why = key == "header_timeout" ? "the request head is read before a route is chosen"
+            let why =
+                key == "header_timeout"
+                ? "the request head is read before a route is chosen"
                 : "draining applies to the whole process"
-            report(.invalidValue, at: fields.keyNode(key), "'\(key)' cannot be set per route (\(why)); "
-                + "set it in the top-level 'limits'")
+            report(
+                .invalidValue, at: fields.keyNode(key),
+                "'\(key)' cannot be set per route (\(why)); "
+                    + "set it in the top-level 'limits'")
             failed = true
         }
         set("header_bytes", smallSize) { overrides.headerBytes = $0 }
@@ -58,15 +62,19 @@ extension ConfigDecoder {
         set("field_bytes", { size($0, $1) }) { overrides.fieldBytes = $0 }
         set("idle_timeout", duration) { overrides.idleTimeout = $0 }
         if let value = overrides.headerBytes, value > global.headerBytes {
-            report(.invalidValue, at: fields.value("header_bytes"), "'header_bytes' of route '\(route)' "
-                + "(\(ByteSize.format(Int64(value)))) exceeds the top-level \(ByteSize.format(Int64(global.headerBytes))): "
-                + "the head is read under the top-level limit, a route can only lower it")
+            report(
+                .invalidValue, at: fields.value("header_bytes"),
+                "'header_bytes' of route '\(route)' "
+                    + "(\(ByteSize.format(Int64(value)))) exceeds the top-level \(ByteSize.format(Int64(global.headerBytes))): "
+                    + "the head is read under the top-level limit, a route can only lower it")
             failed = true
         }
         if let value = overrides.headerCount, value > global.headerCount {
-            report(.invalidValue, at: fields.value("header_count"), "'header_count' of route '\(route)' (\(value)) "
-                + "exceeds the top-level \(global.headerCount): the head is read under the top-level limit, "
-                + "a route can only lower it")
+            report(
+                .invalidValue, at: fields.value("header_count"),
+                "'header_count' of route '\(route)' (\(value)) "
+                    + "exceeds the top-level \(global.headerCount): the head is read under the top-level limit, "
+                    + "a route can only lower it")
             failed = true
         }
         return failed ? nil : overrides

@@ -9,7 +9,9 @@ extension ConfigDecoder {
     /// Decodes the whole document; nil when any problem was reported.
     func decodeRoot(_ root: Node?) -> ProxyConfiguration? {
         guard let root, !Self.isNull(root) else {
-            report(.missingKey, line: 1, column: 1, "empty configuration: expected a mapping that starts with 'version: 1'")
+            report(
+                .missingKey, line: 1, column: 1, "empty configuration: expected a mapping that starts with 'version: 1'"
+            )
             return nil
         }
         if case .mapping = root, !decodeVersion(root) { return nil }
@@ -49,8 +51,10 @@ extension ConfigDecoder {
             return false
         }
         guard version == ProxyConfiguration.currentVersion else {
-            report(.unsupportedVersion, at: node, "unsupported configuration version \(version): this partgate "
-                + "reads version \(ProxyConfiguration.currentVersion)")
+            report(
+                .unsupportedVersion, at: node,
+                "unsupported configuration version \(version): this partgate "
+                    + "reads version \(ProxyConfiguration.currentVersion)")
             return false
         }
         return true
@@ -86,7 +90,7 @@ extension ConfigDecoder {
         for (index, item) in items.enumerated() {
             let context = "listener \(index + 1)"
             guard let fields = mapping(item, context, keys: ["address", "tls"]),
-                  let addressNode = required("address", in: fields)
+                let addressNode = required("address", in: fields)
             else {
                 failed = true
                 continue
@@ -101,8 +105,10 @@ extension ConfigDecoder {
                 failed = true
                 continue
             }
-            listeners.append(PlacedListener(configuration: ListenerConfiguration(address: address, tls: tls),
-                                            addressNode: addressNode))
+            listeners.append(
+                PlacedListener(
+                    configuration: ListenerConfiguration(address: address, tls: tls),
+                    addressNode: addressNode))
         }
         return (listeners, !failed)
     }
@@ -119,8 +125,8 @@ extension ConfigDecoder {
 
     private func decodeAdmin(_ node: Node) -> PlacedAdmin? {
         guard let fields = mapping(node, "'admin'", keys: ["address"]),
-              let addressNode = required("address", in: fields),
-              let address = listenAddress(addressNode, "'address' of 'admin'")
+            let addressNode = required("address", in: fields),
+            let address = listenAddress(addressNode, "'address' of 'admin'")
         else { return nil }
         return PlacedAdmin(configuration: AdminConfiguration(address: address), addressNode: addressNode)
     }
@@ -142,8 +148,10 @@ extension ConfigDecoder {
         for (index, (address, node, role)) in placed.enumerated() {
             guard let earlier = placed[..<index].first(where: { $0.0.conflicts(with: address) }) else { continue }
             let same = earlier.0 == address ? "repeats" : "overlaps"
-            report(.duplicateAddress, at: node, "\(role) address \(address) \(same) \(earlier.0) "
-                + "(\(earlier.2) at \(position(of: earlier.1)))")
+            report(
+                .duplicateAddress, at: node,
+                "\(role) address \(address) \(same) \(earlier.0) "
+                    + "(\(earlier.2) at \(position(of: earlier.1)))")
         }
     }
 }

@@ -13,7 +13,8 @@ extension ConfigDecoder {
     /// Methods whose upper-case spelling is suggested when written in lower case.
     static let knownMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
-    func decodeRoutes(_ node: Node, upstreams: DecodedUpstreams?, globalLimits: RequestLimits) -> [RouteConfiguration]? {
+    func decodeRoutes(_ node: Node, upstreams: DecodedUpstreams?, globalLimits: RequestLimits) -> [RouteConfiguration]?
+    {
         guard let items = list(node, "'routes'", allowSingle: false) else { return nil }
         var routes: [RouteConfiguration] = []
         var names: [String: Node] = [:]
@@ -22,7 +23,9 @@ extension ConfigDecoder {
             let route = decodeRoute(item, index: index, upstreams: upstreams, globalLimits: globalLimits)
             if let (name, nameNode) = route.name {
                 if let first = names[name] {
-                    report(.duplicateName, at: nameNode, "duplicate route name '\(name)' (first at \(position(of: first)))")
+                    report(
+                        .duplicateName, at: nameNode, "duplicate route name '\(name)' (first at \(position(of: first)))"
+                    )
                     failed = true
                 } else {
                     names[name] = nameNode
@@ -52,7 +55,9 @@ extension ConfigDecoder {
         }
 
         let match = read("match", decodeRouteMatch)
-        let upstream = required("upstream", in: fields).flatMap { upstreamName($0, context: context, upstreams: upstreams) }
+        let upstream = required("upstream", in: fields).flatMap {
+            upstreamName($0, context: context, upstreams: upstreams)
+        }
         if upstream == nil { failed = true }
         let forward = read("forward") { choice($0, $1, RouteConfiguration.ForwardMode.self) }
         let multipart = read("multipart") { choice($0, $1, RouteConfiguration.MultipartMode.self) }
@@ -72,14 +77,16 @@ extension ConfigDecoder {
             if rules == nil { failed = true }
         }
         if multipart == .some(.passthrough), let rulesKey = fields.keyNode("rules"), rules??.isEmpty == false {
-            report(.conflict, at: rulesKey, "\(context) has 'rules' but 'multipart: passthrough' relays bodies "
-                + "without parsing them; the rules would never run")
+            report(
+                .conflict, at: rulesKey,
+                "\(context) has 'rules' but 'multipart: passthrough' relays bodies "
+                    + "without parsing them; the rules would never run")
             failed = true
         }
 
         guard !failed, let name, let upstream, let match, let forward, let multipart, let spoolMemory,
-              let reportOnly, let strictness, let defaultAction, let otherBodies, let charsets, let unsafeFilenames,
-              let overrides, let rules
+            let reportOnly, let strictness, let defaultAction, let otherBodies, let charsets, let unsafeFilenames,
+            let overrides, let rules
         else {
             return (nil, placedName)
         }
@@ -107,8 +114,10 @@ extension ConfigDecoder {
         guard let upstreams else { return name }
         guard upstreams.names.contains(name) else {
             let defined = upstreams.names.map { "'\($0)'" }.joined(separator: ", ")
-            report(.undefinedUpstream, at: node, "\(context) names undefined upstream '\(name)'"
-                + Suggestion.clause(for: name, in: upstreams.names) + " (defined: \(defined))")
+            report(
+                .undefinedUpstream, at: node,
+                "\(context) names undefined upstream '\(name)'"
+                    + Suggestion.clause(for: name, in: upstreams.names) + " (defined: \(defined))")
             return nil
         }
         return name
@@ -132,8 +141,10 @@ extension ConfigDecoder {
         }
         if let node = fields.value("path_prefix"), let text = string(node, "'path_prefix'") {
             if !text.hasPrefix("/") || text.contains(where: { $0 == "?" || $0 == "#" || $0 == " " }) {
-                report(.invalidValue, at: node, "'path_prefix' must start with '/' and hold no '?', '#' or "
-                    + "spaces, found '\(text)'")
+                report(
+                    .invalidValue, at: node,
+                    "'path_prefix' must start with '/' and hold no '?', '#' or "
+                        + "spaces, found '\(text)'")
                 failed = true
             } else {
                 match.pathPrefix = text
@@ -156,8 +167,10 @@ extension ConfigDecoder {
                 report(.invalidValue, at: item, "'methods': '\(method)' is not an HTTP method")
                 failed = true
             } else if method != method.uppercased(), Self.knownMethods.contains(method.uppercased()) {
-                report(.invalidValue, at: item, "'methods': methods are case-sensitive; did you mean "
-                    + "'\(method.uppercased())'?")
+                report(
+                    .invalidValue, at: item,
+                    "'methods': methods are case-sensitive; did you mean "
+                        + "'\(method.uppercased())'?")
                 failed = true
             } else {
                 methods.insert(method)
@@ -168,8 +181,10 @@ extension ConfigDecoder {
 
     private func decodeStrictness(_ node: Node, _ what: String) -> Strictness? {
         guard case .mapping(let entries) = node else {
-            report(.wrongType, at: node, "\(what) must be a mapping of strict flags to actions, found "
-                + Self.kind(of: node))
+            report(
+                .wrongType, at: node,
+                "\(what) must be a mapping of strict flags to actions, found "
+                    + Self.kind(of: node))
             return nil
         }
         var strictness = Strictness()
@@ -181,8 +196,10 @@ extension ConfigDecoder {
                 continue
             }
             guard let flag = StrictFlag(rawValue: flagName) else {
-                report(.invalidStrictness, at: flagNode, "unknown strict flag '\(flagName)'"
-                    + Suggestion.clause(for: flagName, in: flagNames))
+                report(
+                    .invalidStrictness, at: flagNode,
+                    "unknown strict flag '\(flagName)'"
+                        + Suggestion.clause(for: flagName, in: flagNames))
                 failed = true
                 continue
             }
@@ -192,8 +209,11 @@ extension ConfigDecoder {
             }
             guard let action = StrictAction(rawValue: actionName) else {
                 let actions = StrictAction.allCases.map(\.rawValue)
-                report(.invalidStrictness, at: actionNode, "unknown strict action '\(actionName)' for '\(flagName)' "
-                    + "(expected \(actions.joined(separator: ", ")))" + Suggestion.clause(for: actionName, in: actions))
+                report(
+                    .invalidStrictness, at: actionNode,
+                    "unknown strict action '\(actionName)' for '\(flagName)' "
+                        + "(expected \(actions.joined(separator: ", ")))"
+                        + Suggestion.clause(for: actionName, in: actions))
                 failed = true
                 continue
             }

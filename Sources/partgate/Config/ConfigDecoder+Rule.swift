@@ -25,8 +25,10 @@ extension ConfigDecoder {
             let (rule, placedName) = decodeRule(item, index: index, route: route)
             if let (name, nameNode) = placedName {
                 if let first = names[name] {
-                    report(.duplicateName, at: nameNode, "duplicate rule name '\(name)' in \(route) "
-                        + "(first at \(position(of: first)))")
+                    report(
+                        .duplicateName, at: nameNode,
+                        "duplicate rule name '\(name)' in \(route) "
+                            + "(first at \(position(of: first)))")
                     failed = true
                 } else {
                     names[name] = nameNode
@@ -66,8 +68,10 @@ extension ConfigDecoder {
             let others = rule.actionKeys.filter { $0 != ending }
             guard !others.isEmpty else { continue }
             let list = others.map { "'\($0)'" }.joined(separator: ", ")
-            report(.conflict, at: fields.keyNode(ending), "\(context): '\(ending)' ends the part's evaluation, so "
-                + "\(list) would never apply (split them into separate rules)")
+            report(
+                .conflict, at: fields.keyNode(ending),
+                "\(context): '\(ending)' ends the part's evaluation, so "
+                    + "\(list) would never apply (split them into separate rules)")
             failed = true
             break
         }
@@ -97,7 +101,7 @@ extension ConfigDecoder {
             if text == "*" { return nil }
             let pieces = text.split(separator: "/", omittingEmptySubsequences: false)
             guard pieces.count == 2, !pieces[0].isEmpty, !pieces[1].isEmpty,
-                  !text.contains(where: { $0 == ";" || $0 == " " })
+                !text.contains(where: { $0 == ";" || $0 == " " })
             else {
                 return "'\(text)' is not a media type such as image/png or image/* (no parameters)"
             }
@@ -113,8 +117,10 @@ extension ConfigDecoder {
         for (text, item) in items {
             let bare = text.hasPrefix(".") ? String(text.dropFirst()) : text
             if bare.isEmpty || bare.contains(where: { $0 == "/" || $0 == "\\" || $0 == " " || $0 == "." }) {
-                report(.invalidValue, at: item, "\(what): '\(text)' is not a file extension such as png "
-                    + "(the text after the last dot)")
+                report(
+                    .invalidValue, at: item,
+                    "\(what): '\(text)' is not a file extension such as png "
+                        + "(the text after the last dot)")
                 failed = true
             } else if let glob = glob(bare, at: item, what, caseInsensitive: true) {
                 result.append(glob)
@@ -149,8 +155,10 @@ extension ConfigDecoder {
             }
             let forbidden: Set<Character> = key == "filename" ? ["\"", "\\", "/"] : ["\"", "\\"]
             if let bad = template.literalText.first(where: forbidden.contains) {
-                report(.invalidTemplate, at: node, "'\(key)' of \(what): '\(bad)' is not allowed in a \(key) "
-                    + "(no spelling of it reads the same in every backend)")
+                report(
+                    .invalidTemplate, at: node,
+                    "'\(key)' of \(what): '\(bad)' is not allowed in a \(key) "
+                        + "(no spelling of it reads the same in every backend)")
                 failed = true
                 continue
             }
@@ -161,15 +169,19 @@ extension ConfigDecoder {
 
     private func decodeSetHeaders(_ node: Node, _ what: String) -> [Rule.HeaderField]? {
         guard case .mapping(let entries) = node else {
-            report(.wrongType, at: node, "\(what) must be a mapping of header names to values, found "
-                + Self.kind(of: node))
+            report(
+                .wrongType, at: node,
+                "\(what) must be a mapping of header names to values, found "
+                    + Self.kind(of: node))
             return nil
         }
         var headers: [Rule.HeaderField] = []
         var failed = false
         for (nameNode, valueNode) in entries {
-            guard let name = headerName(nameNode, what), let value = string(valueNode, "the value of '\(name)'",
-                                                                               allowEmpty: true)
+            guard let name = headerName(nameNode, what),
+                let value = string(
+                    valueNode, "the value of '\(name)'",
+                    allowEmpty: true)
             else {
                 failed = true
                 continue

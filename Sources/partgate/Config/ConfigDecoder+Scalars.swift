@@ -24,14 +24,16 @@ extension ConfigDecoder {
     /// An unquoted decimal integer within `range`.
     func integer(_ node: Node, _ what: String, in range: ClosedRange<Int>) -> Int? {
         guard case .scalar(let scalar) = node, scalar.style == .plain || scalar.style == .any,
-              let value = Self.decimal(scalar.string)
+            let value = Self.decimal(scalar.string)
         else {
             report(.wrongType, at: node, "\(what) must be a whole number, found \(Self.kind(of: node))")
             return nil
         }
         guard range.contains(value) else {
-            report(.invalidValue, at: node, "\(what) must be between \(range.lowerBound) and \(range.upperBound), "
-                + "found \(value)")
+            report(
+                .invalidValue, at: node,
+                "\(what) must be between \(range.lowerBound) and \(range.upperBound), "
+                    + "found \(value)")
             return nil
         }
         return value
@@ -109,8 +111,10 @@ extension ConfigDecoder {
         guard let text = string(node, what) else { return nil }
         if let value = Choice(rawValue: text) { return value }
         let names = Choice.allCases.map(\.rawValue)
-        report(.invalidValue, at: node, "\(what) must be one of \(names.joined(separator: ", ")), found '\(text)'"
-            + Suggestion.clause(for: text, in: names))
+        report(
+            .invalidValue, at: node,
+            "\(what) must be one of \(names.joined(separator: ", ")), found '\(text)'"
+                + Suggestion.clause(for: text, in: names))
         return nil
     }
 

@@ -17,8 +17,10 @@ extension ConfigDecoder {
 
     func decodeUpstreams(_ node: Node) -> DecodedUpstreams? {
         guard case .mapping(let entries) = node else {
-            report(.wrongType, at: node, "'upstreams' must be a mapping of names to upstreams, found "
-                + Self.kind(of: node))
+            report(
+                .wrongType, at: node,
+                "'upstreams' must be a mapping of names to upstreams, found "
+                    + Self.kind(of: node))
             return nil
         }
         guard !entries.isEmpty else {
@@ -51,8 +53,10 @@ extension ConfigDecoder {
         var upstream = UpstreamConfiguration(url: url ?? UpstreamURL(scheme: .https, host: "invalid"))
         if let tlsNode = fields.value("tls") {
             if let url, !url.usesTLS {
-                report(.conflict, at: fields.keyNode("tls"), "\(context) has 'tls' settings but an http:// URL "
-                    + "(use https:// or drop 'tls')")
+                report(
+                    .conflict, at: fields.keyNode("tls"),
+                    "\(context) has 'tls' settings but an http:// URL "
+                        + "(use https:// or drop 'tls')")
                 failed = true
             } else if let tls = decodeUpstreamTLS(tlsNode, context: context) {
                 upstream.tls = tls
@@ -61,10 +65,18 @@ extension ConfigDecoder {
             }
         }
         if let node = fields.value("connect_timeout") {
-            if let value = duration(node, "'connect_timeout'") { upstream.connectTimeout = value } else { failed = true }
+            if let value = duration(node, "'connect_timeout'") {
+                upstream.connectTimeout = value
+            } else {
+                failed = true
+            }
         }
         if let node = fields.value("response_timeout") {
-            if let value = duration(node, "'response_timeout'") { upstream.responseTimeout = value } else { failed = true }
+            if let value = duration(node, "'response_timeout'") {
+                upstream.responseTimeout = value
+            } else {
+                failed = true
+            }
         }
         if let node = fields.value("max_idle_connections") {
             if let value = integer(node, "'max_idle_connections'", in: 0...100_000) {
@@ -108,7 +120,8 @@ extension ConfigDecoder {
             failed = failed || tls.clientKey == nil
         }
         if fields.contains("client_certificate") != fields.contains("client_key") {
-            let (present, missing) = fields.contains("client_key")
+            let (present, missing) =
+                fields.contains("client_key")
                 ? ("client_key", "client_certificate") : ("client_certificate", "client_key")
             report(.missingKey, at: fields.keyNode(present), "'\(present)' of \(context) needs '\(missing)' too")
             failed = true

@@ -28,8 +28,10 @@ final class ConfigDecoder {
     /// Records a problem at `node`'s position (or at the top of the file when the node has none).
     func report(_ code: ConfigError.Code, at node: Node?, _ reason: String) {
         let mark = node?.mark
-        diagnostics.append(ConfigDiagnostic(code: code, file: file, line: mark?.line ?? 1, column: mark?.column ?? 1,
-                                            reason: reason))
+        diagnostics.append(
+            ConfigDiagnostic(
+                code: code, file: file, line: mark?.line ?? 1, column: mark?.column ?? 1,
+                reason: reason))
     }
 
     /// Records a problem at an explicit position.
@@ -52,7 +54,7 @@ final class ConfigDecoder {
     /// name it before its keys are checked.
     static func peekName(_ node: Node) -> String? {
         guard case .mapping = node, case .scalar(let scalar)? = node["name"], !scalar.string.isEmpty,
-              !isNull(.scalar(scalar))
+            !isNull(.scalar(scalar))
         else { return nil }
         return scalar.string
     }
@@ -92,7 +94,8 @@ final class ConfigDecoder {
                 continue
             }
             guard keys.contains(key) else {
-                let hint = Suggestion.closest(to: key, in: keys).map { " (did you mean '\($0)'?)" }
+                let hint =
+                    Suggestion.closest(to: key, in: keys).map { " (did you mean '\($0)'?)" }
                     ?? " (expected one of: \(keys.joined(separator: ", ")))"
                 report(.unknownKey, at: keyNode, "unknown key '\(key)' in \(context)\(hint)")
                 continue

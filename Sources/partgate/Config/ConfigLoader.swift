@@ -25,8 +25,11 @@ enum ConfigLoader {
         do {
             bytes = try FileBytes.read(path, limit: maximumBytes)
         } catch {
-            throw ConfigError([ConfigDiagnostic(code: .unreadableFile, file: path, line: nil, column: nil,
-                                                reason: "cannot read configuration: \(error.reason)")])
+            throw ConfigError([
+                ConfigDiagnostic(
+                    code: .unreadableFile, file: path, line: nil, column: nil,
+                    reason: "cannot read configuration: \(error.reason)")
+            ])
         }
         let absolute = URL(fileURLWithPath: path).standardized
         return try load(bytes: bytes, file: path, folder: absolute.deletingLastPathComponent().path)
@@ -45,8 +48,11 @@ enum ConfigLoader {
     private static func load(bytes: [UInt8], file: String, folder: String) throws(ConfigError) -> ProxyConfiguration {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             let (line, column) = YAMLErrorTranslation.position(ofFirstInvalidUTF8In: bytes)
-            throw ConfigError([ConfigDiagnostic(code: .yamlSyntax, file: file, line: line, column: column,
-                                                reason: "the file is not valid UTF-8")])
+            throw ConfigError([
+                ConfigDiagnostic(
+                    code: .yamlSyntax, file: file, line: line, column: column,
+                    reason: "the file is not valid UTF-8")
+            ])
         }
         let root: Node?
         do {
@@ -59,9 +65,13 @@ enum ConfigLoader {
         if let configuration, decoder.diagnostics.isEmpty {
             return configuration
         }
-        let diagnostics = decoder.diagnostics.isEmpty
-            ? [ConfigDiagnostic(code: .invalidValue, file: file, line: 1, column: 1,
-                                reason: "the configuration could not be read (no specific problem was found)")]
+        let diagnostics =
+            decoder.diagnostics.isEmpty
+            ? [
+                ConfigDiagnostic(
+                    code: .invalidValue, file: file, line: 1, column: 1,
+                    reason: "the configuration could not be read (no specific problem was found)")
+            ]
             : decoder.diagnostics
         throw ConfigError(stableSorted(diagnostics))
     }

@@ -36,14 +36,17 @@ struct PEMFile {
         switch kind {
         case .certificate:
             if hasCertificate { return nil }
-            return hasKey ? "holds a private key, not a certificate (certificate and key swapped?)"
+            return hasKey
+                ? "holds a private key, not a certificate (certificate and key swapped?)"
                 : "holds no PEM certificate (-----BEGIN CERTIFICATE-----)"
         case .privateKey:
             if text.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") || text.contains("Proc-Type: 4,ENCRYPTED") {
-                return "holds an encrypted private key; partgate needs it unencrypted (protect it with file permissions)"
+                return
+                    "holds an encrypted private key; partgate needs it unencrypted (protect it with file permissions)"
             }
             if hasKey { return nil }
-            return hasCertificate ? "holds a certificate, not a private key (certificate and key swapped?)"
+            return hasCertificate
+                ? "holds a certificate, not a private key (certificate and key swapped?)"
                 : "holds no PEM private key (-----BEGIN PRIVATE KEY-----)"
         }
     }

@@ -17,10 +17,12 @@ enum YAMLErrorTranslation {
             return make(.yamlSyntax, mark.line, mark.column, "YAML syntax: \(problem)\(while_)")
         case .duplicatedKeysInMapping(let duplicates, let context):
             let key = duplicates.first ?? "?"
-            let repeated = position(ofRepeatedKey: key, firstLine: context.mark.line,
-                                    firstColumn: context.mark.column, in: text)
-            return make(.duplicateKey, repeated.line, repeated.column,
-                        "duplicate key '\(key)' (first at \(context.mark.line):\(context.mark.column))")
+            let repeated = position(
+                ofRepeatedKey: key, firstLine: context.mark.line,
+                firstColumn: context.mark.column, in: text)
+            return make(
+                .duplicateKey, repeated.line, repeated.column,
+                "duplicate key '\(key)' (first at \(context.mark.line):\(context.mark.column))")
         case .reader(let problem, let offset, _, _):
             let (line, column) = offset.map { position(ofUTF8Offset: $0, in: text) } ?? (1, 1)
             return make(.yamlSyntax, line, column, "YAML: \(problem)")
@@ -44,7 +46,7 @@ enum YAMLErrorTranslation {
                 let isFirst = index + 1 == firstLine && column + 1 <= firstColumn
                 let boundary = column == 0 || " {,-".unicodeScalars.contains(scalars[column - 1])
                 if !isFirst, boundary, spellings.contains(where: { rest.hasPrefix($0) }),
-                   index + 1 > firstLine ? column + 1 == firstColumn || line.contains("{") : true
+                    index + 1 > firstLine ? column + 1 == firstColumn || line.contains("{") : true
                 {
                     return (index + 1, column + 1)
                 }
@@ -79,10 +81,11 @@ enum YAMLErrorTranslation {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            let width = byte < 0x80 ? 1 : byte >> 5 == 0b110 ? 2 : byte >> 4 == 0b1110 ? 3 : byte >> 3 == 0b11110 ? 4 : 0
+            let width =
+                byte < 0x80 ? 1 : byte >> 5 == 0b110 ? 2 : byte >> 4 == 0b1110 ? 3 : byte >> 3 == 0b11110 ? 4 : 0
             let end = index + width
             guard width > 0, end <= bytes.count,
-                  String(validating: bytes[index..<end], as: UTF8.self) != nil
+                String(validating: bytes[index..<end], as: UTF8.self) != nil
             else {
                 return (line, index - lineStart + 1)
             }

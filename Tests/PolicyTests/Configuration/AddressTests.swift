@@ -68,7 +68,8 @@ struct AddressTests {
     @Test(arguments: [
         ("https://uploads.internal:8443", UpstreamURL.Scheme.https, "uploads.internal", UInt16(8443)),
         ("https://uploads.internal", .https, "uploads.internal", 443), ("http://backend", .http, "backend", 80),
-        ("HTTPS://Uploads.Internal/", .https, "uploads.internal", 443), ("http://10.0.0.5:9000", .http, "10.0.0.5", 9000),
+        ("HTTPS://Uploads.Internal/", .https, "uploads.internal", 443),
+        ("http://10.0.0.5:9000", .http, "10.0.0.5", 9000),
         ("https://[::1]:8443", .https, "::1", 8443), ("https://[2001:db8::5]", .https, "2001:db8::5", 443),
         ("http://upload_svc.default.svc:80", .http, "upload_svc.default.svc", 80),
     ])

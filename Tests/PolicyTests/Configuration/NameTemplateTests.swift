@@ -3,8 +3,9 @@ import Testing
 
 @Suite("NameTemplate")
 struct NameTemplateTests {
-    static let values = NameTemplate.Values(filename: "me.png", stem: "me", ext: ".png", field: "avatar",
-                                            uuid: "0f8fad5b-d9cb-469f-a165-70867728950e", index: 3)
+    static let values = NameTemplate.Values(
+        filename: "me.png", stem: "me", ext: ".png", field: "avatar",
+        uuid: "0f8fad5b-d9cb-469f-a165-70867728950e", index: 3)
 
     @Test(arguments: [
         ("{uuid}{ext}", "0f8fad5b-d9cb-469f-a165-70867728950e.png"),

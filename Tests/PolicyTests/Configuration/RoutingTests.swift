@@ -7,8 +7,11 @@ struct RoutingTests {
     static func route(_ name: String, host: String = "*", prefix: String = "/", methods: Set<String>? = nil) throws
         -> RouteConfiguration
     {
-        RouteConfiguration(name: name, match: RouteMatch(host: try Glob(host, caseInsensitive: true), pathPrefix: prefix,
-                                                         methods: methods), upstream: "up")
+        RouteConfiguration(
+            name: name,
+            match: RouteMatch(
+                host: try Glob(host, caseInsensitive: true), pathPrefix: prefix,
+                methods: methods), upstream: "up")
     }
 
     @Test func firstMatchingRouteWins() throws {
@@ -99,10 +102,15 @@ struct RoutingTests {
         #expect(merged.headerBytes == global.headerBytes)
         #expect(merged.fieldBytes == global.fieldBytes)
         #expect(global.applying(RequestLimitOverrides()) == global)
-        let all = global.applying(RequestLimitOverrides(headerBytes: 1, headerCount: 2, bodyBytes: 3, parts: 4,
-                                                        partHeaderBytes: 5, fieldBytes: 6, idleTimeout: .seconds(7)))
-        #expect(all == RequestLimits(headerBytes: 1, headerCount: 2, bodyBytes: 3, parts: 4, partHeaderBytes: 5,
-                                     fieldBytes: 6, headerTimeout: .seconds(3), idleTimeout: .seconds(7)))
+        let all = global.applying(
+            RequestLimitOverrides(
+                headerBytes: 1, headerCount: 2, bodyBytes: 3, parts: 4,
+                partHeaderBytes: 5, fieldBytes: 6, idleTimeout: .seconds(7)))
+        #expect(
+            all
+                == RequestLimits(
+                    headerBytes: 1, headerCount: 2, bodyBytes: 3, parts: 4, partHeaderBytes: 5,
+                    fieldBytes: 6, headerTimeout: .seconds(3), idleTimeout: .seconds(7)))
     }
 
     @Test func multipartLimitsCarryTheRequestLimits() {
@@ -122,8 +130,9 @@ struct RoutingTests {
 
     @Test func ruleActionKeysNameTheConfiguredActions() throws {
         #expect(Rule(name: "r").actionKeys.isEmpty)
-        let rule = Rule(name: "r", rename: Rule.Rename(filename: try NameTemplate("{uuid}")), maxBytes: 5,
-                        reject: Rule.Reject())
+        let rule = Rule(
+            name: "r", rename: Rule.Rename(filename: try NameTemplate("{uuid}")), maxBytes: 5,
+            reject: Rule.Reject())
         #expect(rule.actionKeys == ["rename", "max_bytes", "reject"])
         #expect(Rule.Reject().status == 403)
         #expect(RuleMatch().matchesEveryPart)
