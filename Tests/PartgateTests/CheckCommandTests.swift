@@ -122,6 +122,16 @@ struct CheckCommandTests {
         )
     }
 
+    @Test func invalidUTF8IsReportedAtTheFirstBadByte() throws {
+        let workspace = try ConfigWorkspace()
+        defer { workspace.remove() }
+        let path = workspace.path("latin1.yaml")
+        try Data(Array("version: 1\n# caf".utf8) + [0xE9] + Array("\n".utf8)).write(to: URL(fileURLWithPath: path))
+        let result = try PartgateBinary.run(["check", "--config", path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "\(path):2:6: error: the file is not valid UTF-8\n")
+    }
+
     @Test func configIsARequiredOption() throws {
         let result = try PartgateBinary.run(["check"])
         #expect(result.status != 0)
