@@ -42,6 +42,7 @@ let package = Package(
             dependencies: [
                 "ProxyEngine", "Policy", "Multipart", "Sniff", "HTTP1",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,0 +1,87 @@
+import Foundation
+import Policy
+import Yams
+
+/// Reads a partgate configuration file (YAML, `version: 1`) into a validated ``ProxyConfiguration``.
+///
+/// Every problem is reported with the file, line and column of the offending key or value (libyaml's
+/// positions: 1-based, columns counted in Unicode scalars). Unknown keys are errors everywhere. Relative
+/// paths resolve against the configuration file's folder and come out absolute. Certificate, key and CA
+/// files are opened and checked for a PEM block of the right kind, so `check` accepts nothing that `serve`
+/// would then fail to start with for a missing or unreadable file.
+///
+/// Loading is compiler-like: all problems found in one pass are reported, sorted by position (see
+/// ``ConfigError``).
+enum ConfigLoader {
+    /// The largest configuration file read.
+    static let maximumBytes = 4 << 20
+
+    /// Loads the configuration file at `path`.
+    /// - Parameter path: the file, absolute or relative to the working directory; messages name it as given.
+    /// - Returns: the validated configuration with absolute paths.
+    /// - Throws: ``ConfigError`` with every problem found.
+    static func load(path: String) throws(ConfigError) -> ProxyConfiguration {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path, limit: maximumBytes)
+        } catch {
+            throw ConfigError([
+                ConfigDiagnostic(
+                    code: .unreadableFile, file: path, line: nil, column: nil,
+                    reason: "cannot read configuration: \(error.reason)")
+            ])
+        }
+        let absolute = URL(fileURLWithPath: path).standardized
+        return try load(bytes: bytes, file: path, folder: absolute.deletingLastPathComponent().path)
+    }
+
+    /// Loads configuration text that did not come from a file path (an embedded default, a test).
+    /// - Parameters:
+    ///   - yaml: the configuration text.
+    ///   - file: the name messages show.
+    ///   - folder: the absolute folder relative paths resolve against.
+    /// - Throws: ``ConfigError`` with every problem found.
+    static func load(yaml: String, file: String, folder: String) throws(ConfigError) -> ProxyConfiguration {
+        try load(bytes: Array(yaml.utf8), file: file, folder: folder)
+    }
+
+    private static func load(bytes: [UInt8], file: String, folder: String) throws(ConfigError) -> ProxyConfiguration {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            let (line, column) = YAMLErrorTranslation.position(ofFirstInvalidUTF8In: bytes)
+            throw ConfigError([
+                ConfigDiagnostic(
+                    code: .yamlSyntax, file: file, line: line, column: column,
+                    reason: "the file is not valid UTF-8")
+            ])
+        }
+        let root: Node?
+        do {
+            root = try Parser(yaml: text).singleRoot()
+        } catch {
+            throw ConfigError([YAMLErrorTranslation.diagnostic(for: error, file: file, text: text)])
+        }
+        let decoder = ConfigDecoder(file: file, folder: folder)
+        let configuration = decoder.decodeRoot(root)
+        if let configuration, decoder.diagnostics.isEmpty {
+            return configuration
+        }
+        let diagnostics =
+            decoder.diagnostics.isEmpty
+            ? [
+                ConfigDiagnostic(
+                    code: .invalidValue, file: file, line: 1, column: 1,
+                    reason: "the configuration could not be read (no specific problem was found)")
+            ]
+            : decoder.diagnostics
+        throw ConfigError(stableSorted(diagnostics))
+    }
+
+    /// Sorts by position, keeping the discovery order of problems at the same position.
+    private static func stableSorted(_ diagnostics: [ConfigDiagnostic]) -> [ConfigDiagnostic] {
+        diagnostics.enumerated().sorted { left, right in
+            if ConfigDiagnostic.inFileOrder(left.element, right.element) { return true }
+            if ConfigDiagnostic.inFileOrder(right.element, left.element) { return false }
+            return left.offset < right.offset
+        }.map(\.element)
+    }
+}

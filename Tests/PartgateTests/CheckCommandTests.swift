@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+@Suite("partgate check")
+struct CheckCommandTests {
+    /// The smallest valid configuration; cases replace or extend it.
+    static let minimal = """
+        version: 1
+        listeners:
+          - address: 127.0.0.1:0
+        upstreams:
+          up:
+            url: http://127.0.0.1:9
+        routes:
+          - name: r
+            upstream: up
+
+        """
+
+    static var designFile: URL {
+        PartgateBinary.repositoryRoot().deletingLastPathComponent().appendingPathComponent("shared/DESIGN.md")
+    }
+
+    @Test func acceptsTheDesignExampleWithRealCertificates() throws {
+        let workspace = try ConfigWorkspace()
+        defer { workspace.remove() }
+        let result = try workspace.check(ConfigFixtures.designExample)
+        #expect(result.stderr == "")
+        #expect(result.status == 0)
+        #expect(
+            result.stdout == "\(workspace.path("partgate.yaml")): ok\n"
+                + "2 listeners, 1 upstream, 1 route, 3 rules, admin on 127.0.0.1:9090\n")
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: designFile.path), "needs shared/DESIGN.md"))
+    func designExampleFixtureIsDESIGNmdVerbatim() throws {
+        let design = try String(contentsOf: Self.designFile, encoding: .utf8)
+        let start = try #require(design.range(of: "```yaml\n"))
+        let end = try #require(design.range(of: "```", range: start.upperBound..<design.endIndex))
+        #expect(String(design[start.upperBound..<end.lowerBound]) == ConfigFixtures.designExample + "\n")
+    }
+
+    @Test func acceptsTheMinimalConfiguration() throws {
+        let workspace = try ConfigWorkspace()
+        defer { workspace.remove() }
+        let result = try workspace.check(Self.minimal, name: "min.yaml")
+        #expect(result.status == 0)
+        #expect(result.stdout == "\(workspace.path("min.yaml")): ok\n1 listener, 1 upstream, 1 route, 0 rules\n")
+    }
+
+    @Test func aMissingCertificateIsRefusedAtItsLine() throws {
+        let workspace = try ConfigWorkspace()
+        defer { workspace.remove() }
+        try FileManager.default.removeItem(atPath: workspace.path("tls/server.key"))
+        try FileManager.default.createDirectory(
+            atPath: workspace.path("tls/upstream-ca.pem.d"),
+            withIntermediateDirectories: true)
+        let yaml = ConfigFixtures.designExample.replacingOccurrences(
+            of: "tls/upstream-ca.pem", with: "tls/upstream-ca.pem.d")
+        let result = try workspace.check(yaml)
+        let file = workspace.path("partgate.yaml")
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(
+            result.stderr == """
+                \(file):6:46: error: 'key': cannot read 'tls/server.key' (\(workspace.path("tls/server.key"))): \
+                No such file or directory
+                \(file):12:11: error: 'ca': cannot read 'tls/upstream-ca.pem.d' (\(workspace.path("tls/upstream-ca.pem.d"))): \
+                is a directory
+
+                """)
+    }
+
+    @Test func certificateAndKeyFilesMustHoldTheRightPEM() throws {
+        let workspace = try ConfigWorkspace()
+        defer { workspace.remove() }
+        try workspace.write(ConfigWorkspace.pem.certificate, to: "tls/server.key")
+        try workspace.write(ConfigWorkspace.pem.key, to: "tls/server.crt")
+        try workspace.write("not a certificate\n", to: "tls/upstream-ca.pem")
+        try workspace.write(
+            "-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n",
+            to: "tls/client.key")
+        let result = try workspace.check(ConfigFixtures.designExample)
+        #expect(result.status == 1)
+        #expect(
+            Self.positioned(result, in: workspace) == [
+                "6:25: error: 'certificate': 'tls/server.crt' (\(workspace.path("tls/server.crt"))): holds a private key, "
+                    + "not a certificate (certificate and key swapped?)",
+                "6:46: error: 'key': 'tls/server.key' (\(workspace.path("tls/server.key"))): holds a certificate, not a "
+                    + "private key (certificate and key swapped?)",
+                "12:11: error: 'ca': 'tls/upstream-ca.pem' (\(workspace.path("tls/upstream-ca.pem"))): holds no PEM "
+                    + "certificate (-----BEGIN CERTIFICATE-----)",
+                "16:19: error: 'client_key': 'tls/client.key' (\(workspace.path("tls/client.key"))): holds an encrypted "
+                    + "private key; partgate needs it unencrypted (protect it with file permissions)",
+            ])
+    }
+
+    @Test func absolutePathsAreUsedAsTheyAre() throws {
+        let workspace = try ConfigWorkspace()
+        defer { workspace.remove() }
+        let yaml = Self.minimal.replacingOccurrences(
+            of: "  - address: 127.0.0.1:0\n",
+            with: """
+                  - address: 127.0.0.1:0
+                    tls: { certificate: \(workspace.path("tls/server.crt")), key: /nonexistent/server.key }
+
+                """)
+        let result = try workspace.check(yaml)
+        #expect(
+            Self.positioned(result, in: workspace) == [
+                "4:\(32 + workspace.path("tls/server.crt").count): error: 'key': cannot read '/nonexistent/server.key': "
+                    + "No such file or directory"
+            ])
+    }
+
+    @Test func anUnreadableConfigurationHasNoPosition() throws {
+        let result = try PartgateBinary.run(["check", "--config", "/nonexistent/partgate.yaml"])
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(
+            result.stderr == "/nonexistent/partgate.yaml: error: cannot read configuration: No such file or directory\n"
+        )
+    }
+
+    @Test func invalidUTF8IsReportedAtTheFirstBadByte() throws {
+        let workspace = try ConfigWorkspace()
+        defer { workspace.remove() }
+        let path = workspace.path("latin1.yaml")
+        try Data(Array("version: 1\n# caf".utf8) + [0xE9] + Array("\n".utf8)).write(to: URL(fileURLWithPath: path))
+        let result = try PartgateBinary.run(["check", "--config", path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "\(path):2:6: error: the file is not valid UTF-8\n")
+    }
+
+    @Test func configIsARequiredOption() throws {
+        let result = try PartgateBinary.run(["check"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--config"))
+    }
+
+    /// The stderr lines without the `FILE:` prefix each must start with.
+    static func positioned(
+        _ result: PartgateBinary.Result, in workspace: ConfigWorkspace,
+        name: String = "partgate.yaml"
+    ) -> [String] {
+        let prefix = workspace.path(name) + ":"
+        return result.stderr.split(separator: "\n").map { line in
+            line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : "UNEXPECTED FILE: \(line)"
+        }
+    }
+}
