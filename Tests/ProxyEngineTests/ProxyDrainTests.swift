@@ -1,5 +1,6 @@
 import Foundation
 import Multipart
+import Policy
 import ProxyEngine
 import Testing
 
@@ -24,7 +25,7 @@ struct ProxyDrainTests {
             listeners: [ListenerSettings(address: SocketAddress("127.0.0.1:0")!)],
             upstreams: ["up": UpstreamSettings(name: "up", address: SocketAddress("127.0.0.1:\(slow.port)")!,
                                                serverName: "localhost", tls: nil)],
-            routes: [RouteSettings(name: "all", upstream: "up")], drainTimeout: .seconds(5))
+            routes: [RouteConfiguration(name: "all", upstream: "up")], drainTimeout: .seconds(5))
         let proxy = ProxyServer(settings: settings)
         let port = try proxy.start()[0].port
         let idle = try TestHTTPClient(port: port)

@@ -1,5 +1,6 @@
 import Foundation
 import Multipart
+import Policy
 import ProxyEngine
 
 /// A proxy in front of an echo upstream, both on loopback with port 0, started and stopped per test.
@@ -9,7 +10,7 @@ final class ProxyHarness {
     let recorder = EchoRecorder()
     let port: UInt16
 
-    init(route: RouteSettings = RouteSettings(name: "all", upstream: "echo"), settings: (inout EngineSettings) -> Void = { _ in }) throws {
+    init(route: RouteConfiguration = RouteConfiguration(name: "all", upstream: "echo"), settings: (inout EngineSettings) -> Void = { _ in }) throws {
         let recorder = self.recorder
         upstream = EchoUpstream { recorder.append($0) }
         let upstreamAddress = try upstream.start(address: SocketAddress("127.0.0.1:0")!)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP1
 import Multipart
+import Policy
 import ProxyEngine
 import Testing
 
@@ -47,7 +48,7 @@ struct ProxyRejectionTests {
     }
 
     @Test func bodyLimitIs413() throws {
-        let route = RouteSettings(name: "all", upstream: "echo", bodyBytes: 10)
+        let route = RouteConfiguration(name: "all", upstream: "echo", limits: RequestLimits(bodyBytes: 10))
         let harness = try ProxyHarness(route: route)
         defer { harness.shutdown() }
         let client = try TestHTTPClient(port: harness.port)
@@ -62,7 +63,7 @@ struct ProxyRejectionTests {
     }
 
     @Test func multipartLimitIs413NamingTheLimit() throws {
-        let route = RouteSettings(name: "all", upstream: "echo", multipartLimits: MultipartLimits(parts: 1))
+        let route = RouteConfiguration(name: "all", upstream: "echo", limits: RequestLimits(parts: 1))
         let harness = try ProxyHarness(route: route)
         defer { harness.shutdown() }
         let body = ProxyHarness.multipart("b", [(name: "a", filename: nil, type: nil, data: [1]), (name: "b", filename: nil, type: nil, data: [2])])

@@ -1,5 +1,6 @@
 import Foundation
 import Multipart
+import Policy
 import ProxyEngine
 import Testing
 
@@ -18,7 +19,7 @@ struct ProxyUpstreamFaultTests {
             listeners: [ListenerSettings(address: SocketAddress("127.0.0.1:0")!)],
             upstreams: ["up": UpstreamSettings(name: "up", address: SocketAddress("127.0.0.1:\(port)")!, serverName: "localhost",
                                                tls: nil, connectTimeout: timeouts, responseTimeout: timeouts)],
-            routes: [RouteSettings(name: "all", upstream: "up")])
+            routes: [RouteConfiguration(name: "all", upstream: "up")])
         let proxy = ProxyServer(settings: settings, events: EngineEvents(onLog: { log.add($0) }))
         let port = try proxy.start()[0].port
         return (proxy, port)

@@ -1,6 +1,7 @@
 import CEventTLS
 import HTTP1
 import Multipart
+import Policy
 
 extension ClientConnection {
     /// Moves request body bytes upstream until the input runs dry, the upstream is full, or the body ends.
@@ -35,8 +36,8 @@ extension ClientConnection {
             case .data(let range):
                 let start = position + range.lowerBound
                 exchange.bodyBytes += Int64(range.count)
-                if exchange.bodyBytes > exchange.route.bodyBytes {
-                    answer(Problem(413, "limit_body_bytes", detail: "the body exceeds \(exchange.route.bodyBytes) bytes"))
+                if exchange.bodyBytes > exchange.route.limits.bodyBytes {
+                    answer(Problem(413, "limit_body_bytes", detail: "the body exceeds \(exchange.route.limits.bodyBytes) bytes"))
                     return false
                 }
                 guard forward(chain, start: start, count: range.count, &consumed, exchange, upstream) else { return false }
@@ -146,7 +147,7 @@ extension ClientConnection {
     }
 }
 
-extension RouteSettings {
+extension RouteConfiguration {
     func responseTimeout(_ worker: Worker) -> Duration {
         worker.settings.upstreams[upstream]?.responseTimeout ?? .seconds(60)
     }

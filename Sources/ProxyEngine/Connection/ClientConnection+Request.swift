@@ -1,6 +1,7 @@
 import CEventTLS
 import HTTP1
 import Multipart
+import Policy
 
 extension ClientConnection {
     /// Feeds input chains to the head parser until a head completes.
@@ -37,8 +38,9 @@ extension ClientConnection {
             answer(Problem(405, "connect_not_allowed", detail: "partgate is a reverse proxy"))
             return
         }
+        let path = String(head.target.path)
         guard let route = worker.settings.routes.first(where: {
-            $0.matches(host: host, path: head.target.path, method: head.method)
+            $0.match.matches(host: host, path: path, method: head.method)
         }) else {
             answer(Problem(404, "no_route", detail: "no route matches this request"))
             return
@@ -47,8 +49,8 @@ extension ClientConnection {
             answer(Problem(502, "no_upstream"))
             return
         }
-        if case .contentLength(let length) = framing.body, length > UInt64(route.bodyBytes) {
-            answer(Problem(413, "limit_body_bytes", detail: "the body exceeds \(route.bodyBytes) bytes"))
+        if case .contentLength(let length) = framing.body, length > UInt64(route.limits.bodyBytes) {
+            answer(Problem(413, "limit_body_bytes", detail: "the body exceeds \(route.limits.bodyBytes) bytes"))
             return
         }
         let body: Exchange.BodyMode
@@ -79,7 +81,7 @@ extension ClientConnection {
     }
 
     private func bodyMode(
-        _ head: RequestHead, framing: RequestFraming, route: RouteSettings
+        _ head: RequestHead, framing: RequestFraming, route: RouteConfiguration
     ) -> Result<Exchange.BodyMode, Problem> {
         let contentType: String?
         do {
@@ -88,10 +90,10 @@ extension ClientConnection {
             return .failure(Problem(error.suggestedStatus, error.code.name))
         }
         let chunked = framing.body == .chunked
-        guard route.rewriteMultipart, let contentType else { return .success(.passthrough(chunked: chunked)) }
+        guard route.multipart == .rewrite, let contentType else { return .success(.passthrough(chunked: chunked)) }
         do {
             let parsed = try MultipartContentType.parse(contentType)
-            let parser = MultipartParser(boundary: parsed.boundary, limits: route.multipartLimits,
+            let parser = MultipartParser(boundary: parsed.boundary, limits: route.limits.multipartLimits,
                                          strictness: route.strictness)
             return .success(.rewrite(parser, RewriteRecorder(boundary: Boundary.random())))
         } catch {

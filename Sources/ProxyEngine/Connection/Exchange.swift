@@ -1,5 +1,6 @@
 import HTTP1
 import Multipart
+import Policy
 
 /// One request/response on a client connection: the head, how its body is forwarded, the upstream
 /// connection carrying it, and the response coming back.
@@ -31,7 +32,7 @@ final class Exchange {
 
     let head: RequestHead
     let framing: RequestFraming
-    let route: RouteSettings
+    let route: RouteConfiguration
     var decoder: BodyDecoder
     /// Non-nil when the body is re-encoded.
     var rewrite: Rewrite?
@@ -55,7 +56,7 @@ final class Exchange {
     /// The upstream connection may carry another request afterwards.
     var upstreamReusable = true
 
-    init(head: RequestHead, framing: RequestFraming, route: RouteSettings, body: BodyMode) {
+    init(head: RequestHead, framing: RequestFraming, route: RouteConfiguration, body: BodyMode) {
         self.head = head
         self.framing = framing
         self.route = route

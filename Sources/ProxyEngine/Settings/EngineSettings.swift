@@ -1,5 +1,6 @@
 import HTTP1
 import Multipart
+import Policy
 
 /// Everything the engine needs to serve, resolved and immutable: the CLI builds it from the YAML
 /// configuration (or tests build it directly). Workers share one snapshot; a reload swaps it.
@@ -11,7 +12,7 @@ public struct EngineSettings: Sendable {
     /// Upstreams by name.
     public var upstreams: [String: UpstreamSettings]
     /// Routes, first match wins.
-    public var routes: [RouteSettings]
+    public var routes: [RouteConfiguration]
     /// Request-head limits (431 beyond them).
     public var headLimits: HeadLimits
     /// Time allowed for a whole request head (408 beyond it).
@@ -26,7 +27,7 @@ public struct EngineSettings: Sendable {
     /// - Parameters: see the properties.
     public init(
         workers: Int = 1, listeners: [ListenerSettings], upstreams: [String: UpstreamSettings],
-        routes: [RouteSettings], headLimits: HeadLimits = HeadLimits(), headerTimeout: Duration = .seconds(10),
+        routes: [RouteConfiguration], headLimits: HeadLimits = HeadLimits(), headerTimeout: Duration = .seconds(10),
         idleTimeout: Duration = .seconds(60), drainTimeout: Duration = .seconds(30), buffers: BufferSettings = BufferSettings()
     ) {
         self.workers = workers
@@ -83,45 +84,6 @@ public struct UpstreamSettings: Sendable {
     }
 }
 
-/// How a route treats request bodies.
-public struct RouteSettings: Sendable {
-    public var name: String
-    /// Host glob (`*` any run, `?` one character), matched case-insensitively without the port.
-    public var host: String
-    public var pathPrefix: String
-    /// Methods (uppercase); empty means any.
-    public var methods: Set<String>
-    public var upstream: String
-    /// Re-encode multipart/form-data bodies (false: relay them untouched).
-    public var rewriteMultipart: Bool
-    public var strictness: Strictness
-    public var multipartLimits: MultipartLimits
-    /// Largest request body (413 beyond it).
-    public var bodyBytes: Int64
-
-    public init(
-        name: String, host: String = "*", pathPrefix: String = "/", methods: Set<String> = [], upstream: String,
-        rewriteMultipart: Bool = true, strictness: Strictness = Strictness(),
-        multipartLimits: MultipartLimits = MultipartLimits(), bodyBytes: Int64 = 1 << 30
-    ) {
-        self.name = name
-        self.host = host
-        self.pathPrefix = pathPrefix
-        self.methods = methods
-        self.upstream = upstream
-        self.rewriteMultipart = rewriteMultipart
-        self.strictness = strictness
-        self.multipartLimits = multipartLimits
-        self.bodyBytes = bodyBytes
-    }
-
-    /// Whether a request for `host` (port stripped), `path` and `method` takes this route.
-    public func matches(host requestHost: String, path: Substring, method: String) -> Bool {
-        (methods.isEmpty || methods.contains(method)) && path.hasPrefix(pathPrefix)
-            && HostGlob.matches(pattern: host, requestHost)
-    }
-}
-
 /// Read and write buffering per connection direction.
 public struct BufferSettings: Sendable {
     /// libevent stops reading a socket once this many unprocessed input bytes are buffered.
@@ -139,27 +101,5 @@ public struct BufferSettings: Sendable {
         self.writeHighWater = writeHighWater
         self.writeLowWater = writeLowWater
         self.maxSingleIO = maxSingleIO
-    }
-}
-
-/// `*`/`?` glob over ASCII host names, case-insensitive, linear time.
-enum HostGlob {
-    static func matches(pattern: String, _ host: String) -> Bool {
-        let p = Array(pattern.lowercased().utf8)
-        let s = Array(host.lowercased().utf8)
-        var pi = 0, si = 0, star = -1, mark = 0
-        while si < s.count {
-            if pi < p.count && (p[pi] == UInt8(ascii: "?") || p[pi] == s[si]) {
-                pi += 1; si += 1
-            } else if pi < p.count && p[pi] == UInt8(ascii: "*") {
-                star = pi; mark = si; pi += 1
-            } else if star >= 0 {
-                pi = star + 1; mark += 1; si = mark
-            } else {
-                return false
-            }
-        }
-        while pi < p.count && p[pi] == UInt8(ascii: "*") { pi += 1 }
-        return pi == p.count
     }
 }
