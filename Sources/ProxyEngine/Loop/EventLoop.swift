@@ -40,8 +40,11 @@ public final class EventLoop: @unchecked Sendable {
         runPending()
     }
 
-    /// Makes ``run()`` return (thread-safe).
+    /// Makes ``run()`` return (thread-safe), also when called before the loop started dispatching:
+    /// libevent clears a pending loopbreak when dispatch begins, so the break is also queued as work,
+    /// which the loop runs as soon as it dispatches.
     public func stop() {
+        schedule { [self] in _ = event_base_loopbreak(self.base) }
         _ = event_base_loopbreak(base)
     }
 
