@@ -36,8 +36,12 @@ public final class EventLoop: @unchecked Sendable {
         _ = event_base_dispatch(base)
         for resource in Array(registry.values) { resource.close() }
         registry.removeAll()
-        _ = event_base_loop(base, EVLOOP_NONBLOCK)
-        runPending()
+        // Deferred callbacks and bufferevent finalizers hold references until they run (P10b); a freed
+        // bufferevent can queue another, so run non-blocking passes until nothing is left to do.
+        for _ in 0..<16 {
+            runPending()
+            if event_base_loop(base, EVLOOP_NONBLOCK) != 0 && local.isEmpty { break }
+        }
     }
 
     /// Makes ``run()`` return (thread-safe), also when called before the loop started dispatching:

@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension SocketAddress {
+    /// Resolves `host` (a name or a numeric address) with getaddrinfo, IPv4 first.
+    /// - Throws: ``ResolveError`` with the resolver's message.
+    public static func resolve(host: String, port: UInt16) throws(ResolveError) -> SocketAddress {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var results: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &results)
+        guard status == 0, let first = results else {
+            throw ResolveError(host: host, reason: String(cString: gai_strerror(status)))
+        }
+        defer { freeaddrinfo(first) }
+        var candidates: [SocketAddress] = []
+        var cursor: UnsafeMutablePointer<addrinfo>? = first
+        while let entry = cursor {
+            if let address = entry.pointee.ai_addr {
+                candidates.append(SocketAddress(address, length: Int(entry.pointee.ai_addrlen)))
+            }
+            cursor = entry.pointee.ai_next
+        }
+        guard let chosen = candidates.first(where: { !$0.isIPv6 }) ?? candidates.first else {
+            throw ResolveError(host: host, reason: "no address")
+        }
+        return chosen
+    }
+}
+
+/// A host name that does not resolve.
+public struct ResolveError: Error, CustomStringConvertible {
+    public var host: String
+    public var reason: String
+    public var description: String { "cannot resolve \(host): \(reason)" }
+}
