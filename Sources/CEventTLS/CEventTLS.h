@@ -42,6 +42,9 @@ static inline long cshim_SSL_CTX_sess_set_cache_size(SSL_CTX *ctx, long size) {
 static inline int cshim_SSL_CTX_set_max_proto_version(SSL_CTX *ctx, int version) {
     return (int)SSL_CTX_set_max_proto_version(ctx, version);
 }
+static inline int cshim_SSL_set_min_proto_version(SSL *ssl, int version) {
+    return (int)SSL_set_min_proto_version(ssl, version);
+}
 static inline int cshim_SSL_set_max_proto_version(SSL *ssl, int version) {
     return (int)SSL_set_max_proto_version(ssl, version);
 }

@@ -64,7 +64,10 @@ public final class TLSCertificate: @unchecked Sendable {
     }
 
     /// The subject's common name (CN), if it has one.
-    public var commonName: String? {
+    public var commonName: String? { Self.commonName(of: x509) }
+
+    /// The subject CN of `x509` (borrowed, not owned).
+    static func commonName(of x509: OpaquePointer) -> String? {
         let name = X509_get_subject_name(x509)
         let index = X509_NAME_get_index_by_NID(name, NID_commonName, -1)
         guard index >= 0, let entry = X509_NAME_get_entry(name, index),

@@ -14,6 +14,9 @@ public struct TLSConnectionInfo: Sendable, Hashable {
     public let cipher: String
     /// The SNI name: on a server, what the client sent; on a client, what it sent. Nil when none.
     public let serverName: String?
+    /// The common name (CN) of the peer's certificate: the upstream's on a client, the client certificate's on a
+    /// server that requested one. Nil when the peer sent no certificate or it has no CN.
+    public let peerCommonName: String?
 
     /// Reads the negotiated parameters of `ssl` (an `SSL*` after its handshake completed).
     public init(ssl: OpaquePointer) {
@@ -30,5 +33,6 @@ public struct TLSConnectionInfo: Sendable, Hashable {
         sessionReused = SSL_session_reused(ssl) == 1
         cipher = SSL_get_current_cipher(ssl).flatMap { SSL_CIPHER_get_name($0) }.map { String(cString: $0) } ?? ""
         serverName = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name).map { String(cString: $0) }
+        peerCommonName = SSL_get0_peer_certificate(ssl).flatMap { TLSCertificate.commonName(of: $0) }
     }
 }

@@ -19,9 +19,13 @@ final class TLSSession: @unchecked Sendable {
         SSL_SESSION_free(session)
     }
 
-    /// Whether the session can still be offered at `now` (seconds since the epoch): resumable and within the
-    /// lifetime the server granted.
+    /// Whether the session can still be offered at `now` (seconds since the epoch): resumable, and younger than both
+    /// this client's session timeout and the ticket lifetime the server announced (if it announced one).
     func isUsable(at now: Int) -> Bool {
-        SSL_SESSION_is_resumable(session) == 1 && now < SSL_SESSION_get_time(session) + SSL_SESSION_get_timeout(session)
+        guard SSL_SESSION_is_resumable(session) == 1 else { return false }
+        var lifetime = SSL_SESSION_get_timeout(session)
+        let hint = SSL_SESSION_get_ticket_lifetime_hint(session)
+        if hint > 0 { lifetime = min(lifetime, Int(clamping: hint)) }
+        return now < SSL_SESSION_get_time(session) + lifetime
     }
 }
