@@ -68,7 +68,8 @@ struct CertificateAuthorityTests {
             let directory = try TemporaryDirectory()
             try certificate.write(to: directory.file("c.pem"))
             let output = try OpenSSLCLI.run(["x509", "-in", directory.file("c.pem"), "-noout", "-serial"]).output
-            let serial = output.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "serial=", with: "")
+            let serial = output.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(
+                of: "serial=", with: "")
             #expect(serial.count == 32, "\(serial)")  // 128 bits, top bit set
             #expect(serial.first.map { "89ABCDEF".contains($0) } == true, "\(serial)")
             serials.insert(serial)
@@ -103,6 +104,15 @@ struct CertificateAuthorityTests {
         #expect(run.client.succeeded, "\(run.client)")
         let deep = try TLSLoopback.run(server: server, client: fixture.clientContext(), serverName: "a.b.upstream.test")
         #expect(deep.client.handshakeError?.reason.contains("hostname mismatch") == true)
+    }
+
+    @Test func longFirstNameGetsAShortCommonName() throws {
+        let long = String(repeating: "a", count: 60) + ".example.test"
+        let leaf = try fixture.authority.issue(dnsNames: [long])
+        #expect(leaf.certificate.commonName == "partgate leaf")
+        let server = try TLSServerContext(identity: leaf.identity)
+        let run = try TLSLoopback.run(server: server, client: fixture.clientContext(), serverName: long)
+        #expect(run.client.succeeded, "\(run.client)")
     }
 
     @Test(arguments: [

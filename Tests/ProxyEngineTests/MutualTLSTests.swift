@@ -28,7 +28,8 @@ struct MutualTLSTests {
     }
 
     @Test func refusesAClientWithoutCertificate() throws {
-        let run = try TLSLoopback.run(server: requiringServer(), client: fixture.clientContext(), serverName: "localhost")
+        let run = try TLSLoopback.run(
+            server: requiringServer(), client: fixture.clientContext(), serverName: "localhost")
         let server = try #require(run.server.handshakeError)
         #expect(server.reason.contains("peer did not return a certificate"), "\(server)")
         // TLS 1.3: the client finishes first and learns of the refusal from the alert on its next read.
@@ -42,7 +43,8 @@ struct MutualTLSTests {
         let client = try fixture.clientContext(identity: stranger.identity)
         let run = try TLSLoopback.run(server: requiringServer(), client: client, serverName: "localhost")
         let server = try #require(run.server.handshakeError)
-        #expect(server.reason.contains("certificate verify failed: unable to get local issuer certificate"), "\(server)")
+        #expect(
+            server.reason.contains("certificate verify failed: unable to get local issuer certificate"), "\(server)")
         #expect(run.client.received == nil)
     }
 

@@ -11,7 +11,9 @@ struct TLSFileLoadingTests {
 
     @Test func writtenFilesLoadBackAndVerify() throws {
         let directory = try TemporaryDirectory()
-        let (certificate, key, ca) = (directory.file("server.pem"), directory.file("server.key"), directory.file("ca.pem"))
+        let (certificate, key, ca) = (
+            directory.file("server.pem"), directory.file("server.key"), directory.file("ca.pem")
+        )
         try fixture.server.write(certificateTo: certificate, keyTo: key, authorityTo: ca)
         let server = try TLSServerContext(certificateChainFile: certificate, keyFile: key)
         let client = try TLSClientContext(trustRoots: .file(ca))
@@ -21,7 +23,8 @@ struct TLSFileLoadingTests {
 
     @Test func chainFileSendsEveryCertificate() throws {
         let directory = try TemporaryDirectory()
-        let chain = try directory.write(fixture.server.certificatePEM + fixture.authority.certificatePEM, to: "chain.pem")
+        let chain = try directory.write(
+            fixture.server.certificatePEM + fixture.authority.certificatePEM, to: "chain.pem")
         let key = try directory.write(fixture.server.privateKeyPEM, to: "server.key")
         let server = try TLSServerContext(certificateChainFile: chain, keyFile: key)
         let run = try TLSLoopback.run(server: server, client: fixture.clientContext(), serverName: "localhost")
@@ -36,7 +39,8 @@ struct TLSFileLoadingTests {
         let client = try TLSClientContext(
             trustRoots: .certificates([fixture.authority.certificate]),
             identity: .files(certificateChain: certificate, privateKey: key))
-        let server = try fixture.serverContext(clientAuthentication: .required(.certificates([fixture.authority.certificate])))
+        let server = try fixture.serverContext(
+            clientAuthentication: .required(.certificates([fixture.authority.certificate])))
         let run = try TLSLoopback.run(server: server, client: client, serverName: "localhost")
         #expect(run.server.succeeded, "\(run.server)")
     }
@@ -44,18 +48,31 @@ struct TLSFileLoadingTests {
     @Test func keyFilesAre0600AndCertificatesAre0644EvenWhenReplacingWiderFiles() throws {
         let directory = try TemporaryDirectory()
         let (certificate, key) = (directory.file("leaf.pem"), directory.file("leaf.key"))
-        _ = FileManager.default.createFile(atPath: key, contents: Data("old".utf8), attributes: [.posixPermissions: 0o666])
+        _ = FileManager.default.createFile(
+            atPath: key, contents: Data("old".utf8), attributes: [.posixPermissions: 0o666])
         try fixture.server.write(certificateTo: certificate, keyTo: key)
         let keyMode = try FileManager.default.attributesOfItem(atPath: key)[.posixPermissions] as? Int
         let certificateMode = try FileManager.default.attributesOfItem(atPath: certificate)[.posixPermissions] as? Int
         #expect(keyMode == 0o600)
         #expect(certificateMode == 0o644)
         #expect(try String(contentsOfFile: key, encoding: .utf8) == fixture.server.privateKeyPEM)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["leaf.key", "leaf.pem"])
+    }
+
+    @Test func writingIntoAMissingDirectoryFailsWithThePath() throws {
+        let error = try #require(throws: TLSError.self) {
+            try fixture.server.privateKey.write(to: "/nonexistent/partgate/leaf.key")
+        }
+        #expect(error.code == .file)
+        #expect(error.reason.contains("/nonexistent/partgate/leaf.key"), "\(error)")
+        #expect(error.reason.contains("No such file or directory"), "\(error)")
     }
 
     @Test func missingCertificateFileNamesTheFile() throws {
         let error = try #require(throws: TLSError.self) {
-            try TLSServerContext(certificateChainFile: "/nonexistent/partgate/server.pem", keyFile: "/nonexistent/k.pem")
+            try TLSServerContext(
+                certificateChainFile: "/nonexistent/partgate/server.pem", keyFile: "/nonexistent/k.pem")
         }
         #expect(error.code == .certificate)
         #expect(error.reason.hasPrefix("cannot load certificate /nonexistent/partgate/server.pem: "), "\(error)")
@@ -98,7 +115,8 @@ struct TLSFileLoadingTests {
     @Test func garbageKeyFileNamesTheFile() throws {
         let directory = try TemporaryDirectory()
         let certificate = try directory.write(fixture.server.certificatePEM, to: "server.pem")
-        let key = try directory.write("-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n", to: "k.pem")
+        let key = try directory.write(
+            "-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n", to: "k.pem")
         let error = try #require(throws: TLSError.self) {
             try TLSServerContext(certificateChainFile: certificate, keyFile: key)
         }
@@ -113,7 +131,12 @@ struct TLSFileLoadingTests {
         let result = try OpenSSLCLI.run(["pkey", "-in", plain, "-aes256", "-passout", "pass:secret", "-out", encrypted])
         try #require(result.status == 0, "\(result.output)")
         let error = try #require(throws: TLSError.self) { try TLSPrivateKey(file: encrypted) }
-        #expect(error == TLSError(.privateKey, "cannot load private key \(encrypted): the key is encrypted; partgate needs an unencrypted PEM key"))
+        #expect(
+            error
+                == TLSError(
+                    .privateKey,
+                    "cannot load private key \(encrypted): the key is encrypted; partgate needs an unencrypted PEM key")
+        )
     }
 
     @Test func unreadableCAFileIsATrustRootsError() throws {

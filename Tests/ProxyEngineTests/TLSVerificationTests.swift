@@ -50,7 +50,8 @@ struct TLSVerificationTests {
         let client = try TLSClientContext(trustRoots: .certificates([fixture.otherAuthority.certificate]))
         let run = try TLSLoopback.run(server: fixture.serverContext(), client: client, serverName: "localhost")
         let error = try #require(run.client.handshakeError)
-        #expect(error.reason == "TLS handshake failed: certificate verify failed: unable to get local issuer certificate")
+        #expect(
+            error.reason == "TLS handshake failed: certificate verify failed: unable to get local issuer certificate")
         #expect(run.client.received == nil)
     }
 

@@ -51,7 +51,8 @@ public final class CertificateAuthority: Sendable {
     ///   - dnsNames: DNS names (a wildcard only as the whole first label, `*.example.test`).
     ///   - ipAddresses: IPv4 or IPv6 literals.
     ///   - usage: server and/or client authentication (default: server).
-    ///   - commonName: the subject CN (default: the first DNS name, else the first IP address).
+    ///   - commonName: the subject CN (default: the first DNS name, else the first IP address; `partgate leaf` if
+    ///     that is longer than the 64 characters X.509 allows for a CN).
     ///   - validityDays: how long the leaf is valid (default 30 days).
     /// - Throws: `.generation` when no name is given, a name is malformed, or OpenSSL fails.
     public func issue(
@@ -81,9 +82,10 @@ public final class CertificateAuthority: Sendable {
             canonicalIPs.append(canonical)
             alternativeNames.append("IP:\(canonical)")
         }
+        let firstName = dnsNames.first ?? canonicalIPs[0]
         let key = try TLSPrivateKey.generateP256()
         let template = CertificateTemplate(
-            commonName: commonName ?? dnsNames.first ?? canonicalIPs[0],
+            commonName: commonName ?? (firstName.utf8.count <= 64 ? firstName : "partgate leaf"),
             validityDays: validityDays,
             extensions: [
                 (NID_basic_constraints, "critical,CA:FALSE"),

@@ -29,7 +29,8 @@ struct CertificateTemplate {
             try check(X509_set_version(x509, Int(X509_VERSION_3)) == 1, "version")
             try check(Self.setRandomSerial(x509), "serial number")
             try check(X509_gmtime_adj(X509_getm_notBefore(x509), -3600) != nil, "notBefore")
-            try check(X509_time_adj_ex(X509_getm_notAfter(x509), Int32(validityDays), 0, nil) != nil, "notAfter")
+            try check(
+                X509_time_adj_ex(X509_getm_notAfter(x509), Int32(clamping: validityDays), 0, nil) != nil, "notAfter")
             let subject = X509_get_subject_name(x509)
             try check(
                 X509_NAME_add_entry_by_txt(subject, "CN", MBSTRING_UTF8, commonName, -1, -1, 0) == 1, "subject")

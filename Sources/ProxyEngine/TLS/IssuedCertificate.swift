@@ -24,7 +24,9 @@ public struct IssuedCertificate: Sendable {
     /// `authorityPath` is given, the CA certificate (0644).
     ///
     /// - Throws: `.file` with the path and the system's reason.
-    public func write(certificateTo certificatePath: String, keyTo keyPath: String, authorityTo authorityPath: String? = nil)
+    public func write(
+        certificateTo certificatePath: String, keyTo keyPath: String, authorityTo authorityPath: String? = nil
+    )
         throws(TLSError)
     {
         try privateKey.write(to: keyPath)

@@ -28,7 +28,7 @@ final class OpenSSLBIO {
         let buffer = try memory()
         var text = text
         let written = text.withUTF8 { bytes in
-            bytes.isEmpty ? 0 : BIO_write(buffer.bio, bytes.baseAddress, Int32(bytes.count))
+            bytes.isEmpty ? 0 : BIO_write(buffer.bio, bytes.baseAddress, Int32(clamping: bytes.count))
         }
         guard written == text.utf8.count else {
             throw TLSError.openSSL(.context, "cannot fill a memory BIO")

@@ -26,7 +26,8 @@ public struct TLSConnectionInfo: Sendable, Hashable {
         var alpnLength: UInt32 = 0
         SSL_get0_alpn_selected(ssl, &alpn, &alpnLength)
         if let alpn, alpnLength > 0 {
-            applicationProtocol = String(decoding: UnsafeBufferPointer(start: alpn, count: Int(alpnLength)), as: UTF8.self)
+            applicationProtocol = String(
+                decoding: UnsafeBufferPointer(start: alpn, count: Int(alpnLength)), as: UTF8.self)
         } else {
             applicationProtocol = nil
         }

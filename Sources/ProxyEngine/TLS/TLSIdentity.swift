@@ -37,8 +37,10 @@ public enum TLSIdentity: Sendable {
             guard SSL_CTX_use_certificate(context, chain[0].x509) == 1 else {
                 throw TLSError.openSSL(.certificate, "cannot use \(certificateName)")
             }
-            for intermediate in chain.dropFirst() where cshim_SSL_CTX_add1_chain_cert(context, intermediate.x509) != 1 {
-                throw TLSError.openSSL(.certificate, "cannot add the chain of \(certificateName)")
+            for intermediate in chain.dropFirst() {
+                guard cshim_SSL_CTX_add1_chain_cert(context, intermediate.x509) == 1 else {
+                    throw TLSError.openSSL(.certificate, "cannot add the chain of \(certificateName)")
+                }
             }
             // SSL_CTX_use_PrivateKey already compares the key with a certificate of the same type; the final check
             // also catches a key of another type (an RSA key next to an EC certificate).

@@ -80,9 +80,10 @@ public final class TLSPrivateKey: @unchecked Sendable {
 
 /// OpenSSL asks for a passphrase only for an encrypted key: note that it asked (the flag behind `userdata`), and
 /// refuse, so a server never waits on a terminal prompt.
-private let refusePassphrase: @convention(c) (
-    UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?
-) -> Int32 = { _, _, _, userdata in
-    userdata?.assumingMemoryBound(to: Bool.self).pointee = true
-    return -1
-}
+private let refusePassphrase:
+    @convention(c) (
+        UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?
+    ) -> Int32 = { _, _, _, userdata in
+        userdata?.assumingMemoryBound(to: Bool.self).pointee = true
+        return -1
+    }

@@ -53,7 +53,8 @@ private let releaseSlot:
 /// `SSL_dup` copies the pointer into the new `SSL`, which then holds a retain of its own.
 private let retainSlot:
     @convention(c) (
-        UnsafeMutablePointer<CRYPTO_EX_DATA>?, UnsafePointer<CRYPTO_EX_DATA>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+        UnsafeMutablePointer<CRYPTO_EX_DATA>?, UnsafePointer<CRYPTO_EX_DATA>?,
+        UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
         Int32, Int, UnsafeMutableRawPointer?
     ) -> Int32 = { _, _, slotPointer, _, _, _ in
         if let slot = slotPointer?.pointee {

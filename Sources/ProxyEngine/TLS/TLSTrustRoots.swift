@@ -29,8 +29,10 @@ public enum TLSTrustRoots: Sendable {
                 throw TLSError(.trustRoots, "no CA certificates given")
             }
             let store = SSL_CTX_get_cert_store(context)
-            for certificate in certificates where X509_STORE_add_cert(store, certificate.x509) != 1 {
-                throw TLSError.openSSL(.trustRoots, "cannot add a CA certificate to the trust store")
+            for certificate in certificates {
+                guard X509_STORE_add_cert(store, certificate.x509) == 1 else {
+                    throw TLSError.openSSL(.trustRoots, "cannot add a CA certificate to the trust store")
+                }
             }
         }
     }
@@ -48,8 +50,10 @@ public enum TLSTrustRoots: Sendable {
             }
             SSL_CTX_set_client_CA_list(context, names)  // the context takes ownership of the list
         case .certificates(let certificates):
-            for certificate in certificates where SSL_CTX_add_client_CA(context, certificate.x509) != 1 {
-                throw TLSError.openSSL(.trustRoots, "cannot announce a client CA")
+            for certificate in certificates {
+                guard SSL_CTX_add_client_CA(context, certificate.x509) == 1 else {
+                    throw TLSError.openSSL(.trustRoots, "cannot announce a client CA")
+                }
             }
         }
     }

@@ -42,9 +42,10 @@ final class TestSocket: @unchecked Sendable {
         try check(withSockaddr(&address) { bind(socket.fd, $0, $1) }, "bind")
         try check(Glibc.listen(socket.fd, 16), "listen")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try check(withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket.fd, $0, &length) }
-        }, "getsockname")
+        try check(
+            withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket.fd, $0, &length) }
+            }, "getsockname")
         return (socket, UInt16(bigEndian: address.sin_port))
     }
 
