@@ -1,6 +1,7 @@
 import CEventTLS
 import Foundation
 import ProxyEngine
+import Synchronization
 import Testing
 
 /// TLS session resumption through ``TLSClientContext``'s per-name session cache.
@@ -102,6 +103,26 @@ struct TLSSessionResumptionTests {
         let ssl = try client.makeSSL(serverName: "localhost")
         SSL_free(ssl)
         #expect(!client.hasCachedSession(serverName: "localhost"))
+    }
+
+    /// One client context shared by several threads (as by the engine's workers): every handshake verifies, and
+    /// sessions captured on one thread are resumed on others.
+    @Test func oneClientContextServesConcurrentThreads() throws {
+        let server = try fixture.serverContext()
+        let client = try fixture.clientContext()
+        let outcomes = Mutex<[(succeeded: Bool, reused: Bool)]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<5 {
+                let run = try? TLSLoopback.run(server: server, client: client, serverName: "localhost")
+                let outcome = (run?.client.succeeded ?? false, run?.client.info?.sessionReused ?? false)
+                outcomes.withLock { $0.append(outcome) }
+            }
+        }
+        let all = outcomes.withLock { $0 }
+        #expect(all.count == 20)
+        #expect(all.allSatisfy { $0.succeeded })
+        #expect(all.filter { $0.reused }.count >= 10, "\(all)")
+        #expect(client.cachedSessionCount == 1)
     }
 
     @Test func cacheKeepsAtMostTheConfiguredNumberOfNames() throws {
