@@ -39,9 +39,7 @@ static inline long cshim_SSL_CTX_set_session_cache_mode(SSL_CTX *ctx, long mode)
 static inline long cshim_SSL_CTX_sess_set_cache_size(SSL_CTX *ctx, long size) {
     return SSL_CTX_sess_set_cache_size(ctx, size);
 }
-static inline int cshim_SSL_CTX_set_max_proto_version(SSL_CTX *ctx, int version) {
-    return (int)SSL_CTX_set_max_proto_version(ctx, version);
-}
+/* Per-connection version bounds: tests use them to make TLS 1.1-only and TLS 1.2-only clients. */
 static inline int cshim_SSL_set_min_proto_version(SSL *ssl, int version) {
     return (int)SSL_set_min_proto_version(ssl, version);
 }
