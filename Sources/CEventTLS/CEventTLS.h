@@ -36,4 +36,23 @@ static inline uint64_t cshim_SSL_OP_NO_RENEGOTIATION(void) { return SSL_OP_NO_RE
 static inline long cshim_SSL_CTX_set_session_cache_mode(SSL_CTX *ctx, long mode) {
     return SSL_CTX_set_session_cache_mode(ctx, mode);
 }
+static inline long cshim_SSL_CTX_sess_set_cache_size(SSL_CTX *ctx, long size) {
+    return SSL_CTX_sess_set_cache_size(ctx, size);
+}
+/* Per-connection version bounds: tests use them to make TLS 1.1-only and TLS 1.2-only clients. */
+static inline int cshim_SSL_set_min_proto_version(SSL *ssl, int version) {
+    return (int)SSL_set_min_proto_version(ssl, version);
+}
+static inline int cshim_SSL_set_max_proto_version(SSL *ssl, int version) {
+    return (int)SSL_set_max_proto_version(ssl, version);
+}
+static inline int cshim_SSL_get_min_proto_version(SSL *ssl) { return (int)SSL_get_min_proto_version(ssl); }
+/* Adds an intermediate to the context's certificate chain; the context takes its own reference. */
+static inline int cshim_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *x509) {
+    return (int)SSL_CTX_add1_chain_cert(ctx, x509);
+}
+/* Points *data at the BIO's bytes (owned by the BIO) and returns their count. */
+static inline long cshim_BIO_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
+/* EVP_EC_gen is a macro over the variadic EVP_PKEY_Q_keygen, which Swift cannot call. */
+static inline EVP_PKEY *cshim_EVP_EC_gen(const char *curve) { return EVP_EC_gen(curve); }
 #endif
