@@ -1,0 +1,96 @@
+import Multipart
+
+/// Feeds a body to a fresh ``MultipartParser`` whole or in pieces and checks what every feeding must
+/// satisfy: a rejected parser stays rejected with the same error, an accepted one consumed every byte and
+/// is finished, and (when asked) what the parser holds between calls stays within its limits.
+public enum Feeder {
+    /// Parses `body`.
+    /// - Parameters:
+    ///   - body: the whole body.
+    ///   - boundary: the boundary.
+    ///   - limits: the parser limits.
+    ///   - strictness: the parser strictness.
+    ///   - pieces: piece sizes, used in turn until the body is consumed; nil feeds the body whole. Each piece
+    ///     is copied into its own allocation so that AddressSanitizer catches reads past it.
+    ///   - checkHeld: whether to measure the parser after every call (see ``HeldBytes``).
+    public static func parse(
+        _ body: UnsafeRawBufferPointer, boundary: Boundary, limits: MultipartLimits, strictness: Strictness,
+        pieces: [Int]? = nil, checkHeld: Bool = false
+    ) -> ParseOutcome {
+        var parser = MultipartParser(boundary: boundary, limits: limits, strictness: strictness)
+        var log = EventLog(body: body, boundary: boundary)
+        // Head bytes and the partial line share the header-section budget; one field per header line.
+        let heldBound = checkHeld ? HeldBytes.measure(parser) + limits.partHeaderBytes + limits.headerLines : 0
+        var error: MultipartError?
+        var start = 0
+        var call = 0
+        while start < body.count {
+            let size = pieces.map { max(1, $0.isEmpty ? body.count : $0[call % $0.count]) } ?? body.count
+            let end = min(body.count, start + size)
+            let piece = UnsafeMutableRawBufferPointer.allocate(byteCount: end - start, alignment: 1)
+            defer { piece.deallocate() }
+            piece.copyMemory(from: UnsafeRawBufferPointer(rebasing: body[start..<end]))
+            let span = UnsafeRawBufferPointer(piece)
+            log.willParse(span, at: Int64(start))
+            do {
+                try parser.parse(span, into: &log)
+            } catch let failure {
+                error = failure
+                break
+            }
+            if checkHeld {
+                let held = HeldBytes.measure(parser)
+                invariant(held <= heldBound,
+                          "parser holds \(held) units after \(end) bytes, more than the limits allow (\(heldBound))")
+            }
+            start = end
+            call += 1
+        }
+        if error == nil {
+            do {
+                try parser.finish(into: &log)
+            } catch let failure {
+                error = failure
+            }
+        }
+        let outcome = ParseOutcome(events: log.events, data: log.data, dataStarts: log.dataStarts, error: error)
+        if let error {
+            checkStaysFailed(&parser, error, &log)
+            invariant(error.offset >= 0 && error.offset <= Int64(body.count),
+                      "error \(error) offset outside the body of \(body.count)")
+            invariant(!parser.isFinished, "parser finished although it failed with \(error)")
+            let heads = outcome.heads.count
+            invariant(parser.partsSeen == heads || parser.partsSeen == heads + 1,
+                      "partsSeen \(parser.partsSeen) with \(heads) heads after \(error)")
+        } else {
+            invariant(parser.isFinished, "finish succeeded but isFinished is false")
+            invariant(parser.bytesConsumed == Int64(body.count),
+                      "bytesConsumed \(parser.bytesConsumed) != body length \(body.count)")
+            invariant(parser.partsSeen == outcome.heads.count,
+                      "partsSeen \(parser.partsSeen) != \(outcome.heads.count) heads in an accepted body")
+            invariant(outcome.events.last == .end, "accepted body did not end with end(): \(outcome)")
+        }
+        return outcome
+    }
+
+    /// After an error, parse and finish throw the same error and emit nothing.
+    private static func checkStaysFailed(_ parser: inout MultipartParser, _ error: MultipartError, _ log: inout EventLog) {
+        let before = log.events.count
+        let dash: [UInt8] = [UInt8(ascii: "-")]
+        dash.withUnsafeBytes { more in
+            do throws(MultipartError) {
+                try parser.parse(more, into: &log)
+                invariant(false, "parse after \(error) succeeded")
+            } catch let again {
+                invariant(again == error, "parse after \(error) threw \(again)")
+            }
+        }
+        do {
+            try parser.finish(into: &log)
+            invariant(false, "finish after \(error) succeeded")
+        } catch let again {
+            invariant(again == error, "finish after \(error) threw \(again)")
+        }
+        invariant(log.events.count == before, "events emitted after \(error)")
+    }
+}
