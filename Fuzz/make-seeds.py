@@ -41,11 +41,11 @@ def write(target, name, data):
         file.write(data)
 
 
-def multipart_case(boundary, body, strictness=0, small=0, scale=0, pieces=()):
-    """[boundary length - 1][boundary][strictness x3][limits x2][piece count][piece size - 1 ...][body]"""
+def multipart_case(boundary, body, strictness=0, small=0, scale=0, pieces=(), checkpoint=128):
+    """[boundary length - 1][boundary][strictness x3][limits x2][checkpoint][piece count][piece size - 1 ...][body]"""
     assert 1 <= len(boundary) <= 70 and len(pieces) < 16 and all(1 <= p <= 256 for p in pieces)
     return (bytes([len(boundary) - 1]) + boundary + strictness.to_bytes(3, "little")
-            + bytes([small, scale, len(pieces)]) + bytes(p - 1 for p in pieces) + body)
+            + bytes([small, scale, checkpoint, len(pieces)]) + bytes(p - 1 for p in pieces) + body)
 
 
 def crlf(text):

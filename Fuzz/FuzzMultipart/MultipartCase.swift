@@ -3,16 +3,19 @@ import Multipart
 
 /// One FuzzMultipart test case, decoded from the input:
 ///
-///     [boundary length][boundary…][strictness ×3][limits ×2][piece count][piece sizes…][body…]
+///     [boundary length][boundary…][strictness ×3][limits ×2][checkpoint][piece count][piece sizes…][body…]
 ///
 /// All-zero configuration bytes mean the default strictness and limits, and a piece count of zero means
-/// byte-by-byte feeding. `Fuzz/make-seeds.py` writes seeds in this layout.
+/// byte-by-byte feeding. The checkpoint places the split feeding's extra held-memory check (in 256ths
+/// of its calls): reflection is too slow to measure after every call, so the fuzzer explores where. `Fuzz/make-seeds.py` writes seeds in this layout.
 struct MultipartCase {
     var boundary: Boundary
     var strictness: Strictness
     var limits: MultipartLimits
     /// Piece sizes for the split feeding, used in turn.
     var pieces: [Int]
+    /// Where in the split feeding to measure what the parser holds, in 256ths of its calls.
+    var checkpoint: Int
     var body: UnsafeRawBufferPointer
 
     /// The flags whose action can be chosen, in declaration order; each takes two bits of the strictness word.
@@ -24,6 +27,7 @@ struct MultipartCase {
         boundary = FuzzBoundary.read(from: &input)
         strictness = Self.strictness(input.integer(bytes: 3))
         limits = Self.limits(small: input.byte(), scale: input.byte())
+        checkpoint = Int(input.byte())
         let count = Int(input.byte() % 16)
         pieces = (0..<count).map { _ in 1 + Int(input.byte()) }
         if pieces.isEmpty { pieces = [1] }

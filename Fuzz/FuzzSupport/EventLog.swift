@@ -72,7 +72,8 @@ public struct EventLog: MultipartHandler {
         let start = Int(offset)
         let end = start + bytes.count
         invariant(start >= 0 && end <= body.count, "partBody \(start)..<\(end) outside the body of \(body.count)")
-        invariant(bytes.elementsEqual(body[start..<end]), "partBody bytes differ from the body at \(start)..<\(end)")
+        invariant(ByteSearch.equal(bytes, UnsafeRawBufferPointer(rebasing: body[start..<end])),
+                  "partBody bytes differ from the body at \(start)..<\(end)")
         if let expected = nextBodyOffset {
             invariant(offset == expected, "partBody at \(offset), expected contiguous \(expected)")
         } else {
@@ -101,7 +102,8 @@ public struct EventLog: MultipartHandler {
         invariant(offset < spanOffset, "partBody outside the current span at \(offset) is not from an earlier span")
         invariant(bytes.count < delimiters[0].count,
                   "held-back partBody of \(bytes.count) bytes is not shorter than the delimiter")
-        invariant(delimiters.contains { $0.starts(with: bytes) }, "held-back partBody is not a delimiter prefix")
+        invariant(delimiters.contains { ByteSearch.equal(bytes, Array($0.prefix(bytes.count))) },
+                  "held-back partBody is not a delimiter prefix")
     }
 
     public mutating func partEnd() {

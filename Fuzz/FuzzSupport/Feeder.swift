@@ -12,21 +12,19 @@ public enum Feeder {
     ///   - strictness: the parser strictness.
     ///   - pieces: piece sizes, used in turn until the body is consumed; nil feeds the body whole. Each piece
     ///     is copied into its own allocation so that AddressSanitizer catches reads past it.
-    ///   - checkHeld: whether to measure the parser after every call (see ``HeldBytes``).
+    ///   - checkHeld: after which `parse` calls (numbered from 0; negative numbers count from the last call)
+    ///     to measure what the parser holds (see ``HeldBytes``; reflection is slow, so callers sample).
     public static func parse(
         _ body: UnsafeRawBufferPointer, boundary: Boundary, limits: MultipartLimits, strictness: Strictness,
-        pieces: [Int]? = nil, checkHeld: Bool = false
+        pieces: [Int]? = nil, checkHeld: Set<Int> = []
     ) -> ParseOutcome {
         var parser = MultipartParser(boundary: boundary, limits: limits, strictness: strictness)
         var log = EventLog(body: body, boundary: boundary)
         // Head bytes and the partial line share the header-section budget; one field per header line.
-        let heldBound = checkHeld ? HeldBytes.measure(parser) + limits.partHeaderBytes + limits.headerLines : 0
+        let heldBound = checkHeld.isEmpty ? 0 : HeldBytes.measure(parser) + limits.partHeaderBytes + limits.headerLines
+        let cuts = cutPoints(body.count, pieces)
         var error: MultipartError?
-        var start = 0
-        var call = 0
-        while start < body.count {
-            let size = pieces.map { max(1, $0.isEmpty ? body.count : $0[call % $0.count]) } ?? body.count
-            let end = min(body.count, start + size)
+        for (call, (start, end)) in cuts.enumerated() {
             let piece = UnsafeMutableRawBufferPointer.allocate(byteCount: end - start, alignment: 1)
             defer { piece.deallocate() }
             piece.copyMemory(from: UnsafeRawBufferPointer(rebasing: body[start..<end]))
@@ -38,13 +36,11 @@ public enum Feeder {
                 error = failure
                 break
             }
-            if checkHeld {
+            if checkHeld.contains(call) || checkHeld.contains(call - cuts.count) {
                 let held = HeldBytes.measure(parser)
                 invariant(held <= heldBound,
                           "parser holds \(held) units after \(end) bytes, more than the limits allow (\(heldBound))")
             }
-            start = end
-            call += 1
         }
         if error == nil {
             do {
@@ -71,6 +67,18 @@ public enum Feeder {
             invariant(outcome.events.last == .end, "accepted body did not end with end(): \(outcome)")
         }
         return outcome
+    }
+
+    /// The pieces a body is fed in: `pieces` sizes in turn (at least 1 byte each), or the whole body.
+    public static func cutPoints(_ count: Int, _ pieces: [Int]?) -> [(start: Int, end: Int)] {
+        var cuts: [(start: Int, end: Int)] = []
+        var start = 0
+        while start < count {
+            let size = pieces.flatMap { $0.isEmpty ? nil : max(1, $0[cuts.count % $0.count]) } ?? count
+            cuts.append((start, min(count, start + size)))
+            start = cuts[cuts.count - 1].end
+        }
+        return cuts
     }
 
     /// After an error, parse and finish throw the same error and emit nothing.
