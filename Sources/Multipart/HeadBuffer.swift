@@ -44,9 +44,10 @@ struct HeadBuffer: Sendable {
         fields.append(Field(name: nameStart..<valueStart, value: valueStart..<bytes.count))
     }
 
-    /// Appends an obs-fold continuation to the last field's value, joined by one space.
+    /// Appends an obs-fold continuation to the last field's value, joined by one space (none if either side
+    /// is empty, so that the value stays OWS-trimmed).
     mutating func continueLast(_ value: UnsafeRawBufferPointer) {
-        bytes.append(0x20)
+        if !value.isEmpty, !fields[fields.count - 1].value.isEmpty { bytes.append(0x20) }
         bytes.append(contentsOf: value)
         fields[fields.count - 1].value = fields[fields.count - 1].value.lowerBound..<bytes.count
     }
