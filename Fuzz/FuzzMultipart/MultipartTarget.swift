@@ -7,8 +7,8 @@ import Multipart
 /// Invariants: no crash or hang; both feedings agree (identical merged events and error for an accepted
 /// body; the same error, the same non-body events and consistent data for a rejected one); every body
 /// event lies inside the body and is contiguous within its part (`EventLog`); a failed parser stays failed
-/// (`Feeder`); what the parser holds stays within its limits (`HeldBytes`, after the whole feeding, at an
-/// input-chosen point of the split one and at its end); and the outcome is well-formed
+/// (`Feeder`); what the parser holds stays within its limits (`HeldBytes`, at the end of the whole feeding and
+/// at an input-chosen point of the split one); and the outcome is well-formed
 /// (`StructureCheck`).
 enum MultipartTarget {
     static func run(_ input: UnsafeRawBufferPointer) {
@@ -18,7 +18,7 @@ enum MultipartTarget {
         StructureCheck.check(whole, c)
         let calls = Feeder.cutPoints(c.body.count, c.pieces).count
         let split = Feeder.parse(c.body, boundary: c.boundary, limits: c.limits, strictness: c.strictness,
-                                 pieces: c.pieces, checkHeld: [c.checkpoint * calls / 256, -1])
+                                 pieces: c.pieces, checkHeld: [c.checkpoint * calls / 256])
         StructureCheck.check(split, c)
         compare(whole, split, pieces: c.pieces)
     }

@@ -20,8 +20,7 @@ public enum Feeder {
     ) -> ParseOutcome {
         var parser = MultipartParser(boundary: boundary, limits: limits, strictness: strictness)
         var log = EventLog(body: body, boundary: boundary)
-        // Head bytes and the partial line share the header-section budget; one field per header line.
-        let heldBound = checkHeld.isEmpty ? 0 : HeldBytes.measure(parser) + limits.partHeaderBytes + limits.headerLines
+        let heldBound = checkHeld.isEmpty ? 0 : heldBound(parser, boundary, limits)
         let cuts = cutPoints(body.count, pieces)
         var error: MultipartError?
         for (call, (start, end)) in cuts.enumerated() {
@@ -69,14 +68,36 @@ public enum Feeder {
         return outcome
     }
 
+    /// What a parser may hold between calls: what it holds fresh (boundary patterns, action table), plus the
+    /// header section (its bytes and partial line share the `partHeaderBytes` budget) and one field per
+    /// header line. Cached per boundary length and limits: measuring is slow.
+    static func heldBound(_ parser: MultipartParser, _ boundary: Boundary, _ limits: MultipartLimits) -> Int {
+        let key = HeldKey(boundaryLength: boundary.bytes.count, limits: limits)
+        if let bound = heldBounds[key] { return bound }
+        let bound = HeldBytes.measure(parser) + limits.partHeaderBytes + limits.headerLines
+        heldBounds[key] = bound
+        return bound
+    }
+
+    private struct HeldKey: Hashable {
+        var boundaryLength: Int
+        var limits: MultipartLimits
+    }
+
+    /// Fuzz targets are single-threaded; this cache is only touched from the fuzzing thread.
+    nonisolated(unsafe) private static var heldBounds: [HeldKey: Int] = [:]
+
     /// The pieces a body is fed in: `pieces` sizes in turn (at least 1 byte each), or the whole body.
     public static func cutPoints(_ count: Int, _ pieces: [Int]?) -> [(start: Int, end: Int)] {
+        let sizes = pieces.flatMap { $0.isEmpty ? nil : $0 } ?? [max(1, count)]
         var cuts: [(start: Int, end: Int)] = []
         var start = 0
+        var next = 0
         while start < count {
-            let size = pieces.flatMap { $0.isEmpty ? nil : max(1, $0[cuts.count % $0.count]) } ?? count
-            cuts.append((start, min(count, start + size)))
-            start = cuts[cuts.count - 1].end
+            let end = min(count, start + max(1, sizes[next]))
+            cuts.append((start, end))
+            start = end
+            next = next + 1 == sizes.count ? 0 : next + 1
         }
         return cuts
     }
