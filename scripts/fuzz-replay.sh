@@ -12,15 +12,16 @@ cd "$(dirname "$0")/.."
 targets=("$@")
 [[ ${#targets[@]} -eq 0 ]] && targets=(FuzzContentType FuzzContentDisposition FuzzMultipart FuzzRoundTrip)
 bin_dir=.build/debug
+build_log=$(mktemp)
+trap 'rm -f "$build_log"' EXIT
 status=0
 for target in "${targets[@]}"; do
-    if ! swift build --product "$target" >/tmp/fuzz-replay-build.$$ 2>&1; then
-        cat /tmp/fuzz-replay-build.$$ >&2
+    if ! swift build --product "$target" >"$build_log" 2>&1; then
+        cat "$build_log" >&2
         echo "fuzz-replay.sh: build of $target failed" >&2
         status=1
         continue
     fi
     "$bin_dir/$target" "Fuzz/corpus/$target" || { echo "fuzz-replay.sh: $target failed" >&2; status=1; }
 done
-rm -f /tmp/fuzz-replay-build.$$
 exit $status
