@@ -54,7 +54,8 @@ let package = Package(
         .testTarget(name: "PolicyTests", dependencies: ["Policy", "Multipart", "Sniff"], swiftSettings: swiftSettings),
         .testTarget(name: "ProxyEngineTests", dependencies: ["ProxyEngine"], swiftSettings: swiftSettings),
         .testTarget(name: "PartgateTests", dependencies: ["partgate", "Multipart"], swiftSettings: swiftSettings),
-        .target(name: "FuzzSupport", dependencies: ["Multipart"], path: "Fuzz/FuzzSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "FuzzSupport", dependencies: ["Multipart"], path: "Fuzz/FuzzSupport", swiftSettings: swiftSettings),
     ] + fuzzTargets.map { name in
         .executableTarget(
             name: name, dependencies: ["Multipart", "FuzzSupport"], path: "Fuzz/\(name)", swiftSettings: swiftSettings)

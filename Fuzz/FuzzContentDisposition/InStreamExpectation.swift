@@ -7,7 +7,8 @@ import Multipart
 /// filename into text under the default strictness: an unsafe or non-UTF-8 name rejects, a lone
 /// `filename*` is a `filename_extended` violation (normalize), an unsafe or non-UTF-8 filename rejects.
 /// So the body is accepted exactly when the standalone parse succeeds and those rules pass, the error is
-/// the standalone one otherwise, and an accepted head carries the same name and filename.
+/// the standalone one otherwise, and an accepted head carries the same name and filename, which the
+/// canonical encoder can write.
 enum InStreamExpectation {
     static func check(
         value: UnsafeRawBufferPointer, standalone: Result<ContentDisposition, MultipartError>, boundary: Boundary
@@ -28,6 +29,14 @@ enum InStreamExpectation {
             let head = PartHead(index: 0, name: name, filename: filename, offset: 0)
             invariant(outcome.error == nil && outcome.events == violations + [.head(head), .partEnd, .end],
                       "Content-Disposition line expected to give \(head), got \(outcome)")
+            // Whatever the reader accepts, the gateway must be able to write in canonical form.
+            var encoder = MultipartEncoder(boundary: boundary)
+            var sink = ByteCounter()
+            do {
+                try encoder.writePartHead(head, into: &sink)
+            } catch {
+                invariant(false, "the part reader accepted a head the canonical encoder refuses: \(head): \(error)")
+            }
         }
     }
 

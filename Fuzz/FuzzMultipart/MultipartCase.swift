@@ -7,7 +7,8 @@ import Multipart
 ///
 /// All-zero configuration bytes mean the default strictness and limits, and a piece count of zero means
 /// byte-by-byte feeding. The checkpoint places the split feeding's extra held-memory check (in 256ths
-/// of its calls): reflection is too slow to measure after every call, so the fuzzer explores where. `Fuzz/make-seeds.py` writes seeds in this layout.
+/// of its calls): reflection is too slow to measure after every call, so the fuzzer explores where.
+/// `Fuzz/make-seeds.py` writes seeds in this layout.
 struct MultipartCase {
     var boundary: Boundary
     var strictness: Strictness

@@ -25,7 +25,8 @@ enum MultipartTarget {
 
     static func compare(_ whole: ParseOutcome, _ split: ParseOutcome, pieces: [Int]) {
         guard whole.error != nil, split.error != nil else {
-            invariant(whole == split, "split \(pieces) disagrees with whole feeding:\n whole: \(whole)\n split: \(split)")
+            invariant(whole == split,
+                      "split \(pieces) disagrees with whole feeding:\n whole: \(whole)\n split: \(split)")
             return
         }
         // Rejected: a whole span may fail before emitting data that smaller pieces emitted, so only the

@@ -25,8 +25,9 @@ enum StructureCheck {
             invariant(ByteSearch.hasPrefix(delimiter, in: c.body, at: Int(range.upperBound)),
                       "part \(index) data ending at \(range.upperBound) is not followed by its delimiter")
             if index + 1 < parts.count {
-                invariant(parts[index + 1].head.offset == range.upperBound,
-                          "part \(index + 1) delimiter at \(parts[index + 1].head.offset), data ended at \(range.upperBound)")
+                let next = parts[index + 1].head.offset
+                invariant(next == range.upperBound,
+                          "part \(index + 1) delimiter at \(next), part \(index) data ended at \(range.upperBound)")
             }
         }
     }
@@ -60,8 +61,8 @@ enum StructureCheck {
                 invariant(position == outcome.events.count - 1 && outcome.error == nil && !open,
                           "end() not last, inside a part or with an error")
             case .violation(let violation):
-                invariant(c.strictness.action(for: violation.flag) == .normalize,
-                          "violation \(violation.flag.rawValue) reported with action \(c.strictness.action(for: violation.flag))")
+                let action = c.strictness.action(for: violation.flag)
+                invariant(action == .normalize, "violation \(violation.flag.rawValue) reported with action \(action)")
                 invariant(violation.part.map { $0 >= 0 && $0 <= heads } ?? true,
                           "violation \(violation.flag.rawValue) names part \(violation.part!) with \(heads) heads")
             }

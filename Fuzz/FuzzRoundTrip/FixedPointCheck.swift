@@ -27,7 +27,8 @@ enum FixedPointCheck {
         var canonicalLimits = limits
         canonicalLimits.partHeaderBytes = 4 * limits.partHeaderBytes + 1024
         let reread = canonical.withUnsafeBytes {
-            Feeder.parse($0, boundary: boundary, limits: canonicalLimits, strictness: EncodeParseCheck.canonicalStrictness)
+            Feeder.parse($0, boundary: boundary, limits: canonicalLimits,
+                         strictness: EncodeParseCheck.canonicalStrictness)
         }
         invariant(reread.error == nil && reread.violations.isEmpty,
                   "canonical form of an accepted body is not clean: \(reread)")
@@ -44,7 +45,9 @@ enum FixedPointCheck {
     static func same(_ a: PartHead, _ b: PartHead) -> Bool {
         a.index == b.index && a.name == b.name && a.filename == b.filename && a.contentType == b.contentType
             && a.headers.count == b.headers.count
-            && zip(a.headers, b.headers).allSatisfy { $0.name.lowercased() == $1.name.lowercased() && $0.value == $1.value }
+            && zip(a.headers, b.headers).allSatisfy {
+                $0.name.lowercased() == $1.name.lowercased() && $0.value == $1.value
+            }
     }
 
     static func encode(_ parts: [ParseOutcome.Part], _ boundary: Boundary) -> [UInt8] {

@@ -103,7 +103,9 @@ public enum Feeder {
     }
 
     /// After an error, parse and finish throw the same error and emit nothing.
-    private static func checkStaysFailed(_ parser: inout MultipartParser, _ error: MultipartError, _ log: inout EventLog) {
+    private static func checkStaysFailed(
+        _ parser: inout MultipartParser, _ error: MultipartError, _ log: inout EventLog
+    ) {
         let before = log.events.count
         let dash: [UInt8] = [UInt8(ascii: "-")]
         dash.withUnsafeBytes { more in
