@@ -7,6 +7,10 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// libFuzzer targets (Fuzz/README.md). Each is an executable with an `LLVMFuzzerTestOneInput` entry and a
+/// `@main` corpus replayer compiled out under `-DFUZZING`; they depend on Multipart and FuzzSupport only.
+let fuzzTargets = ["FuzzContentType", "FuzzContentDisposition", "FuzzMultipart", "FuzzRoundTrip"]
+
 let package = Package(
     name: "partgate",
     products: [
@@ -56,6 +60,11 @@ let package = Package(
         .testTarget(name: "PolicyTests", dependencies: ["Policy", "Multipart", "Sniff"], swiftSettings: swiftSettings),
         .testTarget(name: "ProxyEngineTests", dependencies: ["ProxyEngine", "Policy", "Multipart", "HTTP1"], swiftSettings: swiftSettings),
         .testTarget(name: "PartgateTests", dependencies: ["partgate", "Multipart"], swiftSettings: swiftSettings),
-    ],
+        .target(
+            name: "FuzzSupport", dependencies: ["Multipart"], path: "Fuzz/FuzzSupport", swiftSettings: swiftSettings),
+    ] + fuzzTargets.map { name in
+        .executableTarget(
+            name: name, dependencies: ["Multipart", "FuzzSupport"], path: "Fuzz/\(name)", swiftSettings: swiftSettings)
+    },
     swiftLanguageModes: [.v6]
 )

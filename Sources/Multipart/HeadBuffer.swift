@@ -54,12 +54,17 @@ struct HeadBuffer: Sendable {
         fieldCount += 1
     }
 
-    /// Appends an obs-fold continuation to the last field's value, joined by one space.
+    /// Appends an obs-fold continuation to the last field's value, joined by one space (none if either side
+    /// is empty, so that the value stays OWS-trimmed).
     mutating func continueLast(_ value: UnsafeRawBufferPointer) {
-        let space: UInt8 = 0x20
-        withUnsafeBytes(of: space) { Self.copy($0, into: &bytes, at: &byteCount) }
+        guard !value.isEmpty else { return }
+        let last = fields[fieldCount - 1].value
+        if !last.isEmpty {
+            let space: UInt8 = 0x20
+            withUnsafeBytes(of: space) { Self.copy($0, into: &bytes, at: &byteCount) }
+        }
         Self.copy(value, into: &bytes, at: &byteCount)
-        fields[fieldCount - 1].value = fields[fieldCount - 1].value.lowerBound..<byteCount
+        fields[fieldCount - 1].value = last.lowerBound..<byteCount
     }
 
     /// Appends bytes of a line that continues in the next span.

@@ -169,7 +169,7 @@ public struct MultipartParser: Sendable {
             break
         case .delimiterLine:
             // The body ended right after a complete delimiter: only a missing `--`.
-            try normalizeOrReject(.missingFinalBoundary, part: partCount - 1, at: end, &handler)
+            try normalizeOrReject(.missingFinalBoundary, part: currentPart, at: end, &handler)
         case .headers where head.isEmpty && !head.hasPartialLine:
             // The body ended right after a delimiter line (formidable's "missing hyphens").
             try normalizeOrReject(.missingFinalBoundary, part: partCount - 1, at: end, &handler)

@@ -29,6 +29,13 @@ enum PartgateBinary {
 
     /// Runs partgate with `arguments`; `input` writes to its standard input from another thread.
     static func run(_ arguments: [String], input: (@Sendable (FileHandle) -> Void)? = nil) throws -> Result {
+        guard let input else { return try run(arguments, inputWithPID: nil) }
+        let withPID: @Sendable (FileHandle, Int32) -> Void = { handle, _ in input(handle) }
+        return try run(arguments, inputWithPID: withPID)
+    }
+
+    /// Like ``run(_:input:)``; the input closure also gets the child's pid (to read /proc/PID/status).
+    static func run(_ arguments: [String], inputWithPID input: (@Sendable (FileHandle, Int32) -> Void)?) throws -> Result {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
@@ -39,9 +46,10 @@ enum PartgateBinary {
         process.standardError = stderr
         process.standardInput = input == nil ? FileHandle.nullDevice : stdin
         try process.run()
+        let pid = process.processIdentifier
         let writer = input.map { feed in
             Thread {
-                feed(stdin.fileHandleForWriting)
+                feed(stdin.fileHandleForWriting, pid)
                 try? stdin.fileHandleForWriting.close()
             }
         }
@@ -51,6 +59,15 @@ enum PartgateBinary {
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Peak resident memory (VmHWM) of a running process, in KiB.
+    static func peakMemoryKiB(_ pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+        }
+        return nil
     }
 
     /// SHA-256 of `bytes` computed by coreutils' sha256sum (independent of partgate's OpenSSL digest).
