@@ -33,8 +33,10 @@ struct RecordingHandler: MultipartHandler {
     mutating func partBody(_ bytes: UnsafeRawBufferPointer, offset: Int64) {
         if let expected = nextBodyOffset, expected != offset { offsetErrors += 1 }
         nextBodyOffset = offset + Int64(bytes.count)
-        if case .body(let previous) = events.last {
-            events[events.count - 1] = .body(previous + Array(bytes))
+        if case .body = events.last, case .body(var previous) = events.removeLast() {
+            // Moved out of the array, so appending does not copy: many small pieces stay linear.
+            previous.append(contentsOf: bytes)
+            events.append(.body(previous))
         } else {
             events.append(.body(Array(bytes)))
         }
