@@ -168,8 +168,9 @@ public struct MultipartParser: Sendable {
         case .closeLine, .epilogue:
             break
         case .delimiterLine:
-            // The body ended right after a complete delimiter: only a missing `--`.
-            try normalizeOrReject(.missingFinalBoundary, part: partCount - 1, at: end, &handler)
+            // The body ended right after a complete delimiter: only a missing `--`. (No part yet if it
+            // was the first delimiter.)
+            try normalizeOrReject(.missingFinalBoundary, part: currentPart, at: end, &handler)
         case .headers where head.isEmpty && !head.hasPartialLine:
             // The body ended right after a delimiter line (formidable's "missing hyphens").
             try normalizeOrReject(.missingFinalBoundary, part: partCount - 1, at: end, &handler)
