@@ -115,6 +115,24 @@ struct PartHeaderTests {
         #expect(tab.parts.first?.head.filename == "a\tb")
     }
 
+    /// A part Content-Type of 1 MiB of parameters (under a raised header limit) completes: a quadratic
+    /// duplicate check would not finish within the time limit.
+    @Test(.timeLimit(.minutes(1))) func manyContentTypeParametersParseInLinearTime() {
+        var type = "text/plain"
+        var index = 0
+        while type.utf8.count < 1 << 20 {
+            type += "; p\(index)=v"
+            index += 1
+        }
+        let limits = MultipartLimits(partHeaderBytes: 2 << 20)
+        let head = "Content-Disposition: form-data; name=\"a\"\r\nContent-Type: "
+        let outcome = SplitFeeder.parse(Self.body(head + type), boundary: "b", limits: limits)
+        #expect(outcome.error == nil)
+        #expect(outcome.parts.first?.head.contentType == type)
+        let duplicate = SplitFeeder.parse(Self.body(head + type + "; P0=w"), boundary: "b", limits: limits)
+        #expect(duplicate.error?.reason == .flag(.duplicateParameter))
+    }
+
     @Test func unsafeFilenameCanBeNormalized() throws {
         let strictness = try Strictness([.unsafeFilename: .normalize])
         let outcome = SplitFeeder.verify(
