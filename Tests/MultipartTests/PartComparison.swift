@@ -8,7 +8,7 @@ enum PartComparison {
         guard actual.count == expected.count else { return "\(actual.count) parts, expected \(expected.count)" }
         for (index, (got, want)) in zip(actual, expected).enumerated() {
             if let difference = difference(got.head, want.head) { return "part \(index): \(difference)" }
-            if got.data != want.data {
+            if !ByteSearch.equal(got.data, want.data) {
                 let common = min(got.data.count, want.data.count)
                 let at = (0..<common).first { got.data[$0] != want.data[$0] } ?? common
                 return "part \(index): data differs at byte \(at) (\(got.data.count) bytes, expected \(want.data.count))"

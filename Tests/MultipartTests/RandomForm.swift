@@ -168,13 +168,8 @@ struct RandomForm {
     /// data never contains its own delimiter.
     static func breakDelimiters(in data: inout [UInt8], boundary: Boundary) {
         let delimiter = [13, 10] + Array("--".utf8) + boundary.bytes
-        guard data.count >= delimiter.count else { return }
-        var index = 0
-        while index + delimiter.count <= data.count {
-            if data[index] == 13, data[index..<(index + delimiter.count)].elementsEqual(delimiter) {
-                data[index + delimiter.count - 1] = 0
-            }
-            index += 1
+        for start in ByteSearch.occurrences(of: delimiter, in: data) {
+            data[start + delimiter.count - 1] = 0
         }
     }
 

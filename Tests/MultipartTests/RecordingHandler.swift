@@ -8,6 +8,17 @@ enum RecordedEvent: Equatable, CustomStringConvertible {
     case end
     case violation(MultipartViolation)
 
+    /// The event without its payload.
+    var kind: String {
+        switch self {
+        case .head: return "head"
+        case .body: return "body"
+        case .partEnd: return "partEnd"
+        case .end: return "end"
+        case .violation(let v): return "violation(\(v.flag.rawValue))"
+        }
+    }
+
     var description: String {
         switch self {
         case .head(let head): return "head(\(head.index) \(head.name) \(head.filename ?? "-") \(head.contentType ?? "-"))"
@@ -67,7 +78,7 @@ struct RecordingHandler: MultipartHandler {
 /// What parsing one body produced.
 struct ParseOutcome: Equatable, CustomStringConvertible {
     var events: [RecordedEvent]
-    var error: MultipartError?
+    var error: MultipartError? = nil
 
     var description: String {
         "\(events) error: \(error.map(String.init(describing:)) ?? "none")"
