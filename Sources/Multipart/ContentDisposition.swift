@@ -62,7 +62,7 @@ public struct ContentDisposition: Sendable, Hashable {
         var name: Range<Int>?
         var filename: Range<Int>?
         var extended: (range: Range<Int>, at: Int)?
-        var others: Set<[UInt8]>?
+        var others = Set<[UInt8]>()  // empty: no allocation until an unknown parameter comes
         while let parameter = try scanner.next() {
             let key = UnsafeRawBufferPointer(rebasing: bytes[parameter.name])
             let at = parameter.name.lowerBound
@@ -79,11 +79,10 @@ public struct ContentDisposition: Sendable, Hashable {
             } else if ParameterScanner.isExtended(key) {
                 throw ParameterScanner.Failure(flag: .parameterContinuation, offset: at)
             } else {
-                let lowered = key.map(HeaderSyntax.lower)
-                guard others == nil || !others!.contains(lowered) else {
+                // Insert in place: a `union` per parameter copied the set each time (quadratic).
+                guard others.insert(key.map(HeaderSyntax.lower)).inserted else {
                     throw ParameterScanner.Failure(flag: .duplicateParameter, offset: at)
                 }
-                others = (others ?? []).union([lowered])
             }
         }
         guard let name, !name.isEmpty else {

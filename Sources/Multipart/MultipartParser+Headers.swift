@@ -225,6 +225,10 @@ extension MultipartParser {
             } catch {
                 throw MultipartError(.flag(error.flag), part: part, offset: at)
             }
+            // A percent-encoded control character is refused like a raw one: no backend should see it.
+            guard !decoded.contains(where: HeaderSyntax.isControl) else {
+                throw MultipartError(.flag(.headerCTL), part: part, offset: at)
+            }
             pending.filename = try withRawBytes(decoded) { (bytes) throws(MultipartError) -> String in
                 try text(bytes, unsafe: .unsafeFilename, &handler)
             }

@@ -168,7 +168,8 @@ public struct MultipartParser: Sendable {
         case .closeLine, .epilogue:
             break
         case .delimiterLine:
-            // The body ended right after a complete delimiter: only a missing `--`.
+            // The body ended right after a complete delimiter: only a missing `--`. (No part yet if it
+            // was the first delimiter.)
             try normalizeOrReject(.missingFinalBoundary, part: currentPart, at: end, &handler)
         case .headers where head.isEmpty && !head.hasPartialLine:
             // The body ended right after a delimiter line (formidable's "missing hyphens").

@@ -21,17 +21,16 @@ enum PartContentType {
         for byte in bytes[media.subtype] { out.append(HeaderSyntax.lower(byte)) }
         let isMultipart = HeaderSyntax.equalsLowercase(UnsafeRawBufferPointer(rebasing: bytes[media.type]), "multipart")
         var scanner = ParameterScanner(bytes, start: media.end)
-        var seen: [[UInt8]] = []
+        var seen = Set<[UInt8]>()  // not an array: `contains` on one made many parameters quadratic
         do throws(ParameterScanner.Failure) {
             while let parameter = try scanner.next() {
                 let name = bytes[parameter.name].map(HeaderSyntax.lower)
                 if name.contains(UInt8(ascii: "*")) {
                     throw ParameterScanner.Failure(flag: .parameterContinuation, offset: parameter.name.lowerBound)
                 }
-                if seen.contains(name) {
+                guard seen.insert(name).inserted else {
                     throw ParameterScanner.Failure(flag: .duplicateParameter, offset: parameter.name.lowerBound)
                 }
-                seen.append(name)
                 out.append(contentsOf: "; ".utf8)
                 out.append(contentsOf: name)
                 out.append(UInt8(ascii: "="))

@@ -156,6 +156,17 @@ struct MultipartParserTests {
             == .flag(.missingFinalBoundary))
     }
 
+    @Test func bodyEndingAfterTheFirstDelimiterConcernsNoPart() throws {
+        // No part was opened: the error has no part index (it used to say part -1).
+        #expect(SplitFeeder.verify([UInt8]("--XyZzy"), boundary: Self.b).error
+            == MultipartError(.flag(.missingFinalBoundary), part: nil, offset: 7))
+        #expect(SplitFeeder.verify([UInt8]("--XyZzy-"), boundary: Self.b).error
+            == MultipartError(.flag(.missingFinalBoundary), part: nil, offset: 8))
+        let normalize = try Strictness([.missingFinalBoundary: .normalize])
+        let normalized = SplitFeeder.verify([UInt8]("--XyZzy \t"), boundary: Self.b, strictness: normalize)
+        #expect(normalized.events == [.violation(MultipartViolation(flag: .missingFinalBoundary, part: nil, offset: 9)), .end])
+    }
+
     @Test func parsingAfterAnErrorKeepsFailing() {
         var parser = MultipartParser(boundary: Boundary("b")!)
         var handler = RecordingHandler()

@@ -97,6 +97,42 @@ struct PartHeaderTests {
         #expect(Self.flag("Content-Disposition: form-data; name=\"a\"; filename*=UTF-8''%2") == .invalidParameter)
     }
 
+    @Test func controlCharactersDecodedFromExtendedFilenamesAreRejected() throws {
+        // Sent raw, these are header_ctl; percent-encoded in filename* they must not get through either
+        // (the encoder refuses to write them, so an accepted part could not be forwarded).
+        let lenient = try Strictness([.unsafeFilename: .normalize, .invalidUTF8: .normalize])
+        for escape in ["%00", "%01", "%1B", "%1f", "%7F"] {
+            let headers = "Content-Disposition: form-data; name=\"a\"; filename*=UTF-8''a\(escape)b.txt"
+            #expect(Self.flag(headers) == .headerCTL, "\(escape)")
+            #expect(Self.flag(headers, strictness: lenient) == .headerCTL, "\(escape)")
+        }
+        let latin1 = "Content-Disposition: form-data; name=\"a\"; filename*=ISO-8859-1''a%00b"
+        #expect(Self.flag(latin1) == .headerCTL)
+        // A tab is allowed raw in a quoted filename, so it is allowed decoded too.
+        let tab = SplitFeeder.verify(Self.body("Content-Disposition: form-data; name=\"a\"; filename*=UTF-8''a%09b"),
+                                     boundary: "b")
+        #expect(tab.error == nil)
+        #expect(tab.parts.first?.head.filename == "a\tb")
+    }
+
+    /// A part Content-Type of 1 MiB of parameters (under a raised header limit) completes: a quadratic
+    /// duplicate check would not finish within the time limit.
+    @Test(.timeLimit(.minutes(1))) func manyContentTypeParametersParseInLinearTime() {
+        var type = "text/plain"
+        var index = 0
+        while type.utf8.count < 1 << 20 {
+            type += "; p\(index)=v"
+            index += 1
+        }
+        let limits = MultipartLimits(partHeaderBytes: 2 << 20)
+        let head = "Content-Disposition: form-data; name=\"a\"\r\nContent-Type: "
+        let outcome = SplitFeeder.parse(Self.body(head + type), boundary: "b", limits: limits)
+        #expect(outcome.error == nil)
+        #expect(outcome.parts.first?.head.contentType == type)
+        let duplicate = SplitFeeder.parse(Self.body(head + type + "; P0=w"), boundary: "b", limits: limits)
+        #expect(duplicate.error?.reason == .flag(.duplicateParameter))
+    }
+
     @Test func unsafeFilenameCanBeNormalized() throws {
         let strictness = try Strictness([.unsafeFilename: .normalize])
         let outcome = SplitFeeder.verify(

@@ -8,6 +8,17 @@ enum RecordedEvent: Equatable, CustomStringConvertible {
     case end
     case violation(MultipartViolation)
 
+    /// The event without its payload.
+    var kind: String {
+        switch self {
+        case .head: return "head"
+        case .body: return "body"
+        case .partEnd: return "partEnd"
+        case .end: return "end"
+        case .violation(let v): return "violation(\(v.flag.rawValue))"
+        }
+    }
+
     var description: String {
         switch self {
         case .head(let head): return "head(\(head.index) \(head.name) \(head.filename ?? "-") \(head.contentType ?? "-"))"
@@ -33,8 +44,10 @@ struct RecordingHandler: MultipartHandler {
     mutating func partBody(_ bytes: UnsafeRawBufferPointer, offset: Int64) {
         if let expected = nextBodyOffset, expected != offset { offsetErrors += 1 }
         nextBodyOffset = offset + Int64(bytes.count)
-        if case .body(let previous) = events.last {
-            events[events.count - 1] = .body(previous + Array(bytes))
+        if case .body = events.last, case .body(var previous) = events.removeLast() {
+            // Moved out of the array, so appending does not copy: many small pieces stay linear.
+            previous.append(contentsOf: bytes)
+            events.append(.body(previous))
         } else {
             events.append(.body(Array(bytes)))
         }
@@ -65,7 +78,7 @@ struct RecordingHandler: MultipartHandler {
 /// What parsing one body produced.
 struct ParseOutcome: Equatable, CustomStringConvertible {
     var events: [RecordedEvent]
-    var error: MultipartError?
+    var error: MultipartError? = nil
 
     var description: String {
         "\(events) error: \(error.map(String.init(describing:)) ?? "none")"
