@@ -5,7 +5,8 @@ import Multipart
 ///
 /// The part reader trims OWS, parses the value with `ContentDisposition.parse`, then turns the name and
 /// filename into text under the default strictness: an unsafe or non-UTF-8 name rejects, a lone
-/// `filename*` is a `filename_extended` violation (normalize), an unsafe or non-UTF-8 filename rejects.
+/// `filename*` is a `filename_extended` violation (normalize) and is refused (`header_ctl`) when it decodes
+/// to a control character, an unsafe or non-UTF-8 filename rejects.
 /// So the body is accepted exactly when the standalone parse succeeds and those rules pass, the error is
 /// the standalone one otherwise, and an accepted head carries the same name and filename, which the
 /// canonical encoder can write.
@@ -57,6 +58,10 @@ enum InStreamExpectation {
         }
         guard let raw = disposition.filename else {
             return .accepted(name: name, filename: nil, extended: false)
+        }
+        // A decoded `filename*` holding a control character (HTAB aside) is refused like a raw one.
+        if disposition.filenameWasExtended, raw.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+            return .rejected(.flag(.headerCTL))
         }
         guard UnsafeName.isSafe(raw) else { return .rejected(.flag(.unsafeFilename)) }
         guard let filename = String(validating: raw, as: UTF8.self) else { return .rejected(.flag(.invalidUTF8)) }
