@@ -8,7 +8,10 @@ struct RoundTripTests {
     /// The first seed; set MULTIPART_ROUNDTRIP_SEED (decimal or 0x-hex) to explore others.
     static let baseSeed: UInt64 = {
         guard let text = ProcessInfo.processInfo.environment["MULTIPART_ROUNDTRIP_SEED"] else { return 0x7061_7274_6761_7465 }
-        return text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16)! : UInt64(text)!
+        guard let seed = text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text) else {
+            preconditionFailure("MULTIPART_ROUNDTRIP_SEED must be a decimal or 0x-hex UInt64, not \(text.debugDescription)")
+        }
+        return seed
     }()
 
     static let iterations = 300
@@ -61,6 +64,52 @@ struct RoundTripTests {
             if outcome.heads != expected.heads || outcome.events.map(\.kind) != expected.events.map(\.kind) {
                 return "\(context): events \(outcome.events), expected \(expected.events)"
             }
+        }
+        return nil
+    }
+
+    /// (b) as a property: random forms in random non-canonical spellings parse to the parts they were
+    /// written from, reporting exactly the expected violations, and re-encode to a fixed point.
+    @Test func randomNonCanonicalBodiesReencodeToAFixedPoint() throws {
+        for iteration in 0..<Self.iterations / 2 {
+            let seed = Self.baseSeed &+ 0x1_0000_0000 &+ UInt64(iteration)
+            if let failure = try Self.nonCanonicalThenCanonical(seed: seed) {
+                Issue.record("seed 0x\(String(seed, radix: 16)) (iteration \(iteration)): \(failure)")
+                return
+            }
+        }
+    }
+
+    /// One iteration of the property above; nil when it holds, else what went wrong.
+    static func nonCanonicalThenCanonical(seed: UInt64) throws -> String? {
+        var form = RandomForm(seed: seed)
+        let boundary = form.boundary()
+        var parts = form.parts(boundary: boundary)
+        var writer = NonCanonicalWriter(seed: seed)
+        let written = writer.write(&parts, boundary: boundary)
+        let body = written.body
+        var feedings: [(String, [Int]?)] = [("whole", nil), ("random pieces", form.pieces(covering: body.count))]
+        if body.count <= 4096 { feedings.append(("byte by byte", Array(repeating: 1, count: body.count))) }
+        for (label, pieces) in feedings {
+            let outcome = SplitFeeder.parse(body, boundary: boundary.description, pieces: pieces, strictness: written.strictness)
+            let context = "\(parts.count) parts, \(body.count) bytes, boundary \(boundary.description.debugDescription), \(label), "
+                + "body \(String(decoding: body.prefix(600), as: UTF8.self).debugDescription)"
+            if let error = outcome.error { return "\(context): \(error)" }
+            if Set(outcome.violations) != written.violations {
+                return "\(context): violations \(Set(outcome.violations)), expected \(written.violations)"
+            }
+            if let difference = PartComparison.difference(CanonicalEncoding.parts(of: outcome), parts) {
+                return "\(context): \(difference)"
+            }
+        }
+        let encoder = MultipartEncoder()
+        let canonical = try CanonicalEncoding.encode(parts, with: encoder)
+        let second = SplitFeeder.parse(canonical.body, boundary: encoder.boundary.description, strictness: .rejectingEverything)
+        if let error = second.error { return "canonical re-encoding (boundary \(encoder.boundary)): \(error)" }
+        let reparsed = CanonicalEncoding.parts(of: second)
+        if let difference = PartComparison.difference(reparsed, parts) { return "canonical re-encoding: \(difference)" }
+        guard ByteSearch.equal(try CanonicalEncoding.encode(reparsed, with: encoder).body, canonical.body) else {
+            return "re-encoding the canonical parts changed the bytes"
         }
         return nil
     }
