@@ -27,7 +27,10 @@ public struct ContentDisposition: Sendable, Hashable {
         do {
             return try scan(value)
         } catch {
-            throw MultipartError(.flag(error.flag), offset: Int64(error.offset))
+            // The scanner reports a control character as a Content-Type syntax error; in a part header it is
+            // what the part reader calls it.
+            let flag: StrictFlag = error.flag == .contentTypeSyntax ? .headerCTL : error.flag
+            throw MultipartError(.flag(flag), offset: Int64(error.offset))
         }
     }
 

@@ -85,7 +85,9 @@ public struct MultipartEncoder: Sendable {
             out += [13, 10]
         }
         for header in part.headers {
-            guard !header.name.isEmpty, header.name.utf8.allSatisfy(HeaderSyntax.isTokenChar) else {
+            guard !header.name.isEmpty, header.name.utf8.allSatisfy(HeaderSyntax.isTokenChar),
+                !Self.reservedFieldNames.contains(header.name.lowercased())
+            else {
                 throw MultipartEncodingError(.invalidHeaderName, value: header.name)
             }
             guard !header.value.utf8.contains(where: HeaderSyntax.isControl) else {
@@ -99,6 +101,9 @@ public struct MultipartEncoder: Sendable {
         out += [13, 10]
         return out
     }
+
+    /// Header names the encoder writes itself (or never): a kept header may not use them.
+    static let reservedFieldNames: Set<String> = ["content-disposition", "content-type", "content-transfer-encoding"]
 
     /// `x-FOO-bar` → `X-Foo-Bar`: one canonical case for header names.
     static func canonicalFieldName(_ name: String) -> [UInt8] {

@@ -177,3 +177,23 @@ extension MultipartEncoderTests {
         #expect(MultipartEncodingError(.unsafeName, value: "a\"b").description == "unsafe_name: \"a\\\"b\"")
     }
 }
+
+@Suite("MultipartEncoder reserved headers")
+struct MultipartEncoderReservedHeaderTests {
+    @Test(arguments: ["Content-Disposition", "content-type", "CONTENT-TRANSFER-ENCODING"])
+    func keptHeadersCannotUseReservedNames(name: String) {
+        var encoder = MultipartEncoder(boundary: Boundary("b")!)
+        var out: [UInt8] = []
+        let head = PartHead(index: 0, name: "a", headers: [PartHeader(name: name, value: "form-data; name=\"evil\"")])
+        #expect(throws: MultipartEncodingError(.invalidHeaderName, value: name)) {
+            try encoder.writePartHead(head, into: &out)
+        }
+        #expect(out.isEmpty)
+    }
+
+    @Test func directDispositionParserNamesControlCharacters() {
+        #expect(throws: MultipartError(.flag(.headerCTL), offset: 18)) {
+            try ContentDisposition.parse("form-data; name=\"a\u{1}\"")
+        }
+    }
+}
