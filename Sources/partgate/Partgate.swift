@@ -6,6 +6,6 @@ struct Partgate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "partgate",
         abstract: "A streaming multipart/form-data policy gateway.",
-        subcommands: [CheckCommand.self, InspectCommand.self]
+        subcommands: [ServeCommand.self, CheckCommand.self, DemoCommand.self, InspectCommand.self]
     )
 }

@@ -10,6 +10,6 @@ public protocol UpstreamTLSProvider: Sendable {
     func makeClientSSL(serverName: String) -> OpaquePointer?
     /// Called once the handshake completed (to cache the session for reuse).
     func handshakeCompleted(_ ssl: OpaquePointer, serverName: String)
-    /// Why a handshake failed: the verification result and OpenSSL's error queue, for the log.
-    func failureReason(_ ssl: OpaquePointer?) -> String
+    /// Why a handshake failed: the verification result and the OpenSSL error codes libevent collected.
+    func failureReason(_ ssl: OpaquePointer?, errorCodes: [UInt]) -> String
 }

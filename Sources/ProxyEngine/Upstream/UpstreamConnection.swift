@@ -130,8 +130,14 @@ final class UpstreamConnection: LoopResource {
             fail(reason: nil, timedOut: false)
         } else {
             var reason = connected ? "connection error" : "connect failed"
-            if let tls = settings.tls {
-                reason += ": " + tls.failureReason(ssl)
+            if let tls = settings.tls, let bev {
+                var codes: [UInt] = []
+                while case let code = bufferevent_get_openssl_error(bev), code != 0 { codes.append(code) }
+                if codes.isEmpty, EVUTIL_SOCKET_ERROR_errno() != 0, !connected {
+                    reason += ": " + String(cString: strerror(EVUTIL_SOCKET_ERROR_errno()))
+                } else {
+                    reason += ": " + tls.failureReason(ssl, errorCodes: codes)
+                }
             } else {
                 let code = EVUTIL_SOCKET_ERROR_errno()
                 if code != 0 { reason += ": " + String(cString: strerror(code)) }
