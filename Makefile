@@ -8,7 +8,7 @@ FUZZ_SECONDS ?= 60
 APT_PACKAGES  = libevent-dev libssl-dev pkg-config openssl curl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build build-debug run test test-only fuzz fuzz-replay bench-parser clean
+.PHONY: all deps build build-debug run test fuzz fuzz-replay bench bench-parser clean
 
 all: build
 
@@ -29,9 +29,9 @@ build: deps
 build-debug: deps
 	$(SWIFT) build
 
-## run: build and show partgate on a sample upload (inspect, until `partgate demo` exists).
+## run: build and start `partgate demo` (proxy on 127.0.0.1:8080 in front of a built-in TLS echo upstream).
 run: build
-	.build/release/partgate inspect docs/examples/upload.multipart
+	.build/release/partgate demo
 
 ## test: every test suite, then the fuzz corpora replayed through the fuzz targets.
 test: deps
@@ -45,6 +45,10 @@ fuzz: deps
 
 fuzz-replay: deps
 	scripts/fuzz-replay.sh
+
+## bench: the proxy against nginx and HAProxy (1 GiB uploads, small POSTs), ratios from one run.
+bench: deps
+	scripts/bench.sh
 
 ## bench-parser: partgate's parser vs vapor/multipart-kit 4.7.1 (GB/s, parts/s, instructions per part).
 bench-parser: deps

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The proxy benchmark: partgate against nginx and HAProxy through bench/harness (see bench/README.md).
+#   scripts/bench.sh [compare.sh options]      default: -n 5 -s 3 -d 10 -q 60
+# Installs the baselines and load tools with apt when missing, builds partgate release, then runs
+# compare.sh with partgate as the candidate. Results: $BENCH_WORK/results/<time>/ (default /tmp/mpbench).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
+missing=""
+for p in nginx-light haproxy wrk curl openssl; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
+if [ -n "$missing" ]; then
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
+fi
+swift build -c release -Xswiftc -cross-module-optimization --product partgate
+args=("$@")
+[ ${#args[@]} -gt 0 ] || args=(-n 5 -s 3 -d 10 -q 60)
+exec bench/harness/compare.sh "${args[@]}" -x "$PWD/bench/partgate-candidate.sh $PWD/.build/release/partgate"
