@@ -120,16 +120,22 @@ makes an explicit decision:
   untouched on others).
 
 Defaults (`StrictFlag.defaultAction`): `preamble`, `epilogue` and `filename_extended` normalize,
-`transport_padding` is allowed, every other flag rejects. Of those, only `lf_line`, `header_folding`,
-`unsafe_filename`, `invalid_utf8`, `content_transfer_encoding` (identity codings only) and
-`missing_final_boundary` may be set to normalize. Default limits: 1000 parts, 8 KiB of headers and 16 header
-lines per part, 1 KiB of preamble and of epilogue, 1 MiB per field.
+`transport_padding` is allowed, every other flag rejects. An operator may also set `lf_line`,
+`header_folding`, `unsafe_filename`, `invalid_utf8`, `content_transfer_encoding` (identity codings only: 7bit,
+8bit, binary) and `missing_final_boundary` to normalize, and `nested_multipart` to allow; every other flag
+always rejects. Default limits: 1000 parts, 8 KiB of headers and 16 header lines per part, 1 KiB of preamble
+and of epilogue, 1 MiB per field.
 
 Each row gives the decision under the case's own configuration (the defaults unless stated, e.g. limits that
 mirror an upstream test's options), then the same input under other configurations ("with ..."); the why
 column gives the reasons in the same order. Parts of accepted bodies are checked against the upstream
 expectation (names, filenames, types, data or its digest); where partgate reads them differently on purpose,
 the decision records how. A **Concern** marks a case where partgate's current behaviour is open to argument.
+
+To change a decision, edit `decisions.json` (fields: `corpus`, `case`, `upstream`, `partgate` with `decision`
+and `flags` or `reason`, `strictness`, `limits`, `why`; optionally `concern`, `variants`, `replay` for full
+requests, `parts_check` with `filenames` or `expect_parts`, and `boundary` where the corpus's own is wrong),
+then run `scripts/conformance-table.py` and the tests.
 """
 
 
