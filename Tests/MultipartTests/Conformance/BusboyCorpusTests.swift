@@ -61,8 +61,9 @@ struct BusboyCorpusTests {
         #expect(busboy.chunk_lengths.reduce(0, +) == body.count)
         let upstream = try Self.expectedParts(busboy.expected)
         for run in decision.runs {
-            try ConformanceCheck.body(body, boundary: busboy.boundary, run: run, upstream: upstream,
-                                      feedings: [busboy.chunk_lengths])
+            try ConformanceCheck.body(
+                body, boundary: busboy.boundary, run: run, upstream: upstream,
+                feedings: [busboy.chunk_lengths])
         }
     }
 }

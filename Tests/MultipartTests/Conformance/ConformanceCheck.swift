@@ -16,7 +16,8 @@ enum ConformanceCheck {
         let outcome = SplitFeeder.verify(
             body, boundary: boundary, limits: limits, strictness: strictness, sourceLocation: sourceLocation)
         for pieces in feedings {
-            let fed = SplitFeeder.parse(body, boundary: boundary, pieces: pieces, limits: limits, strictness: strictness)
+            let fed = SplitFeeder.parse(
+                body, boundary: boundary, pieces: pieces, limits: limits, strictness: strictness)
             if outcome.error == nil {
                 #expect(fed == outcome, "fed as \(pieces)", sourceLocation: sourceLocation)
             } else {
@@ -30,7 +31,8 @@ enum ConformanceCheck {
         #expect(outcome.events.last == .end, sourceLocation: sourceLocation)
         let expected = run.partsCheck == .explicit ? run.expectParts : upstream
         guard let expected else {
-            Issue.record("no parts to compare with: give expect_parts and parts_check: explicit", sourceLocation: sourceLocation)
+            Issue.record(
+                "no parts to compare with: give expect_parts and parts_check: explicit", sourceLocation: sourceLocation)
             return
         }
         let mismatches = PartsComparison.mismatches(
@@ -52,15 +54,18 @@ enum ConformanceCheck {
         case .success(let request):
             switch replay.contentLength {
             case .asSent:
-                #expect(request.asSentProblem == nil, "the body as declared must fit the bytes",
-                        sourceLocation: sourceLocation)
+                #expect(
+                    request.asSentProblem == nil, "the body as declared must fit the bytes",
+                    sourceLocation: sourceLocation)
             case .corrected:
-                #expect(request.asSentProblem != nil, "a corrected replay needs a wrong Content-Length",
-                        sourceLocation: sourceLocation)
+                #expect(
+                    request.asSentProblem != nil, "a corrected replay needs a wrong Content-Length",
+                    sourceLocation: sourceLocation)
                 #expect(request.asSentProblem == replay.asSent, sourceLocation: sourceLocation)
             }
-            try body(request.body, boundary: request.boundary.description, run: run, upstream: upstream,
-                     sourceLocation: sourceLocation)
+            try body(
+                request.body, boundary: request.boundary.description, run: run, upstream: upstream,
+                sourceLocation: sourceLocation)
         }
     }
 }

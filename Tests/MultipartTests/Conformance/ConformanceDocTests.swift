@@ -6,7 +6,8 @@ import Testing
 @Suite("Conformance: docs/conformance.md matches decisions.json")
 struct ConformanceDocTests {
     static func pageLines() throws -> [Substring] {
-        try String(contentsOf: ConformancePaths.table, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        try String(contentsOf: ConformancePaths.table, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
     }
 
     @Test func everyDecisionHasItsRow() throws {
@@ -27,11 +28,15 @@ struct ConformanceDocTests {
     @Test func summaryCountsMatch() throws {
         let lines = Set(try Self.pageLines())
         let decisions = try Decisions.load()
-        var expected = Dictionary(grouping: decisions, by: \.corpus).map { ConformanceTable.summaryRow($0.key, $0.value) }
+        var expected = Dictionary(grouping: decisions, by: \.corpus).map {
+            ConformanceTable.summaryRow($0.key, $0.value)
+        }
         let formidable = decisions.filter { $0.corpus == "formidable" }
-        expected.append(ConformanceTable.summaryRow(
-            "formidable: parser vectors", formidable.filter { $0.name.hasPrefix("parser-vectors/") }))
-        expected.append(ConformanceTable.summaryRow("formidable: HTTP requests", formidable.filter { $0.name.hasPrefix("http/") }))
+        expected.append(
+            ConformanceTable.summaryRow(
+                "formidable: parser vectors", formidable.filter { $0.name.hasPrefix("parser-vectors/") }))
+        expected.append(
+            ConformanceTable.summaryRow("formidable: HTTP requests", formidable.filter { $0.name.hasPrefix("http/") }))
         expected.append(ConformanceTable.summaryRow("all", decisions))
         for row in expected {
             let present = lines.contains(Substring(row))

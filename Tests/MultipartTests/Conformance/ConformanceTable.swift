@@ -43,7 +43,8 @@ enum ConformanceTable {
         if !items.isEmpty { cell += " (with " + items.joined(separator: ", ") + ")" }
         for variant in decision.variants {
             let items = settings(variant)
-            cell += "<br>with " + (items.isEmpty ? "the defaults" : items.joined(separator: ", ")) + ": "
+            cell +=
+                "<br>with " + (items.isEmpty ? "the defaults" : items.joined(separator: ", ")) + ": "
                 + verdict(variant.verdict)
         }
         return escape(cell)

@@ -67,16 +67,19 @@ struct DecisionCoverageTests {
                         #expect(StrictFlag(rawValue: flag) != nil, "\(decision.testDescription): \(flag)")
                     }
                 case .reject(let reason):
-                    let known = StrictFlag(rawValue: reason) != nil || limits.contains(reason)
+                    let known =
+                        StrictFlag(rawValue: reason) != nil || limits.contains(reason)
                         || http1Codes.contains(reason) || reason == "content_type_missing"
                     #expect(known, "\(decision.testDescription): \(reason)")
                 }
-                #expect(run.partsCheck == .explicit ? run.expectParts != nil : run.expectParts == nil,
-                        "\(decision.testDescription): expect_parts goes with parts_check: explicit")
+                #expect(
+                    run.partsCheck == .explicit ? run.expectParts != nil : run.expectParts == nil,
+                    "\(decision.testDescription): expect_parts goes with parts_check: explicit")
             }
             for variant in decision.variants {
                 #expect(variant.why != nil, "\(decision.testDescription): a variant needs a why")
-                let changed = variant.strictness != decision.primary.strictness || variant.limits != decision.primary.limits
+                let changed =
+                    variant.strictness != decision.primary.strictness || variant.limits != decision.primary.limits
                 #expect(changed, "\(decision.testDescription): a variant must change the configuration")
             }
         }

@@ -76,7 +76,9 @@ enum MessagePadding {
         message.append(0x80)
         while message.count % 64 != 56 { message.append(0) }
         let bits = UInt64(bytes.count) * 8
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            message.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
+        }
         return stride(from: 0, to: message.count, by: 64).map { message[$0..<($0 + 64)] }
     }
 

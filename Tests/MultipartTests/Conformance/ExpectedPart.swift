@@ -74,7 +74,8 @@ struct ExpectedPart: Sendable, Decodable {
         let label = "part \(head.index) '\(head.name)'"
         if head.name != name { found.append("\(label): name, expected '\(name)'") }
         if head.hasFilename != isFile {
-            found.append("\(label): \(isFile ? "expected a file part" : "expected a field, got filename '\(head.filename!)'")")
+            found.append(
+                "\(label): \(isFile ? "expected a file part" : "expected a field, got filename '\(head.filename!)'")")
         }
         if isFile, let expected = filenameOverride ?? filename, head.filename != expected {
             found.append("\(label): filename '\(head.filename ?? "nil")', expected '\(expected)'")
@@ -94,7 +95,9 @@ struct ExpectedPart: Sendable, Decodable {
         case .unchecked:
             break
         case .bytes(let expected):
-            if bytes != expected { found.append("\(label): \(bytes.count) data bytes differ from the \(expected.count) expected") }
+            if bytes != expected {
+                found.append("\(label): \(bytes.count) data bytes differ from the \(expected.count) expected")
+            }
         case .sha256(let digest, let size):
             let actual = SHA256.hex(bytes)
             if actual != digest || bytes.count != size {

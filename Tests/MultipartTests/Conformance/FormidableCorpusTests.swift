@@ -43,7 +43,8 @@ struct FormidableCorpusTests {
     func parserVector(_ decision: ConformanceCase) throws {
         let id = String(decision.name.dropFirst(Self.vectorPrefix.count))
         let vector = try #require(try Self.vectors().first { $0.id == id })
-        let body = try ConformancePaths.bytes(ConformancePaths.corpusFile("formidable", "parser-vectors/\(vector.body_file)"))
+        let body = try ConformancePaths.bytes(
+            ConformancePaths.corpusFile("formidable", "parser-vectors/\(vector.body_file)"))
         #expect(SHA256.hex(body) == vector.body_sha256)
         #expect((vector.expect_error ?? false) == (vector.parts == nil))
         let upstream = try vector.parts.map { try $0.map { try $0.expected() } }

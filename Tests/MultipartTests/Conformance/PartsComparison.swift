@@ -10,7 +10,8 @@ enum PartsComparison {
         switch check {
         case .upstream, .explicit:
             guard expected.count == actual.count else {
-                return ["\(actual.count) parts \(actual.map(\.head.name)), expected \(expected.count) \(expected.map(\.name))"]
+                let got = actual.map(\.head.name)
+                return ["\(actual.count) parts \(got), expected \(expected.count) \(expected.map(\.name))"]
             }
             return zip(expected, actual).flatMap { want, got in
                 want.mismatches(got.head, got.data, filenameOverride: filenames[want.name])

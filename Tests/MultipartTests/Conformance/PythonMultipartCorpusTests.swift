@@ -7,7 +7,8 @@ import Yams
 struct PythonMultipartCorpusTests {
     @Test(arguments: Decisions.cases(in: "python-multipart"))
     func body(_ decision: ConformanceCase) throws {
-        let body = try ConformancePaths.bytes(ConformancePaths.corpusFile("python-multipart", "http/\(decision.name).http"))
+        let body = try ConformancePaths.bytes(
+            ConformancePaths.corpusFile("python-multipart", "http/\(decision.name).http"))
         let yamlURL = ConformancePaths.corpusFile("python-multipart", "http/\(decision.name).yaml")
         let yaml = try #require(try Yams.load(yaml: String(contentsOf: yamlURL, encoding: .utf8)) as? [String: Any])
         let yamlBoundary = try #require(yaml["boundary"] as? String)
@@ -31,7 +32,8 @@ struct PythonMultipartCorpusTests {
             let data = try #require(entry["data"] as? Data, "data must be !!binary")
             let isFile = entry["type"] as? String == "file"
             // python-multipart reports a content type for files only (fields default to text/plain).
-            let contentType = isFile ? (entry["content_type"] as? String).map { ExpectedPart.ContentTypeCheck.exact($0) } : nil
+            let contentType =
+                isFile ? (entry["content_type"] as? String).map { ExpectedPart.ContentTypeCheck.exact($0) } : nil
             return ExpectedPart(
                 name: name, isFile: isFile, filename: isFile ? try #require(entry["file_name"] as? String) : nil,
                 contentType: contentType ?? .unchecked, data: .bytes([UInt8](data)))

@@ -50,8 +50,9 @@ struct WerkzeugCorpusTests {
         #expect(body.count == capture.body_len)
         #expect(SHA256.hex(body) == capture.body_sha256)
         for run in decision.runs {
-            try ConformanceCheck.body(body, boundary: capture.boundary, run: run,
-                                      upstream: capture.expected_parts.map(\.expected))
+            try ConformanceCheck.body(
+                body, boundary: capture.boundary, run: run,
+                upstream: capture.expected_parts.map(\.expected))
         }
     }
 }
