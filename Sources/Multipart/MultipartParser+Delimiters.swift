@@ -234,6 +234,7 @@ extension MultipartParser {
         paddingBytes = 0
         head.reset(at: offset + 1)
         pending = PendingPart()
+        deferredError = nil
         state = .headers
     }
 

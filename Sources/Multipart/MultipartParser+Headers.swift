@@ -66,6 +66,13 @@ extension MultipartParser {
         if lineMode != (lf ? .lf : .crlf) {
             try checkLineEnding(lf: lf, at: at + Int64(raw.count), &handler)
         }
+        if let deferred = deferredError {
+            // The previous field was refused; if this line continues it, the real problem is the folding.
+            if count > 0, HeaderSyntax.isWhitespace(raw[0]) {
+                throw MultipartError(.flag(.headerFolding), part: currentPart, offset: at)
+            }
+            throw deferred
+        }
         if count == 0 {
             try finishHead(&handler)
             return
@@ -103,7 +110,13 @@ extension MultipartParser {
         if deferHeaders {
             head.append(name: name, value: value)
         } else {
-            try interpretField(name: name, value: value, &handler)
+            do {
+                try interpretField(name: name, value: value, &handler)
+            } catch {
+                // Reported once the next line shows whether this field was folded (then header_folding is
+                // the flag to name, not whatever the truncated value looked like).
+                deferredError = error
+            }
         }
     }
 
@@ -134,6 +147,7 @@ extension MultipartParser {
 
     /// The blank line: interpret deferred fields and emit the part head.
     private mutating func finishHead<Handler: MultipartHandler>(_ handler: inout Handler) throws(MultipartError) {
+        if let deferredError { throw deferredError }
         if deferHeaders {
             let buffer = head.bytes
             for field in head.recordedFields {

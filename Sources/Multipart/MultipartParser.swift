@@ -72,6 +72,8 @@ public struct MultipartParser: Sendable {
     var head = HeadBuffer()
     /// What the current part's header lines said so far.
     var pending = PendingPart()
+    /// A header field refused while its successor line is not read yet (see `headerLine`).
+    var deferredError: MultipartError?
     /// Whether `header_folding` is normalized (header fields are then interpreted at the blank line).
     let foldingNormalized: Bool
 
@@ -165,6 +167,9 @@ public struct MultipartParser: Sendable {
             throw error
         case .finished:
             return
+        case .closeLine(.cr):
+            // A lone CR after the close delimiter is epilogue, like `CR X` would be.
+            try addEpilogue(1, at: end - 1, &handler)
         case .closeLine, .epilogue:
             break
         case .delimiterLine:

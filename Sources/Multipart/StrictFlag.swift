@@ -67,7 +67,8 @@ public enum StrictFlag: String, CaseIterable, Sendable, Hashable, Codable {
     case unsafeFilename = "unsafe_filename"
     /// A name or filename that is not valid UTF-8; normalised by replacing bad sequences with U+FFFD.
     case invalidUTF8 = "invalid_utf8"
-    /// A Content-Transfer-Encoding header (RFC 7578 §4.7); identity values (7bit, 8bit, binary) can be dropped.
+    /// A Content-Transfer-Encoding header (RFC 7578 §4.7). Identity values (7bit, 8bit, binary) have one
+    /// reading and are dropped by default (normalize); base64 and quoted-printable are always refused.
     case contentTransferEncoding = "content_transfer_encoding"
     /// A part whose Content-Type is `multipart/*` (RFC 7578 §4.3 deprecates nesting).
     case nestedMultipart = "nested_multipart"
@@ -90,7 +91,7 @@ public enum StrictFlag: String, CaseIterable, Sendable, Hashable, Codable {
     /// The action partgate takes when the configuration does not name one.
     public var defaultAction: StrictAction {
         switch self {
-        case .preamble, .epilogue, .filenameExtended: return .normalize
+        case .preamble, .epilogue, .filenameExtended, .contentTransferEncoding: return .normalize
         case .transportPadding: return .allow
         default: return .reject
         }

@@ -46,7 +46,7 @@ struct PartHeaderTests {
         ("Content-Disposition: form-data; name=\"a%0db\"", .unsafeName),
         ("Content-Disposition: form-data; name=\"a\"; filename=\"x%0A.txt\"", .unsafeFilename),
         ("Content-Disposition: form-data; name=\"a\"\r\nContent-Transfer-Encoding: base64", .contentTransferEncoding),
-        ("Content-Disposition: form-data; name=\"a\"\r\nContent-Transfer-Encoding: 8bit", .contentTransferEncoding),
+        ("Content-Disposition: form-data; name=\"a\"\r\nContent-Transfer-Encoding: gzip", .contentTransferEncoding),
         ("Content-Disposition: form-data; name=\"a\"\r\nContent-Type: multipart/mixed; boundary=c", .nestedMultipart),
     ])
     func rejectsByDefault(headers: String, expected: StrictFlag) {

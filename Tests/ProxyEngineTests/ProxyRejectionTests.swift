@@ -102,3 +102,15 @@ struct ProxyRejectionTests {
         #expect(client.isClosedByPeer())
     }
 }
+
+@Suite("Header look-alikes", .serialized)
+struct HeaderLookalikeTests {
+    @Test(arguments: ["Content_-Type", "content_type", "ContentType", "Transfer_Encoding", "Content.Length"])
+    func imitationsOfFramingFieldsAreRefused(name: String) throws {
+        let (response, count) = try ProxyRejectionTests.problem(
+            "POST / HTTP/1.1\r\nHost: a\r\n\(name): multipart/form-data; boundary=x\r\nContent-Length: 0\r\n\r\n")
+        #expect(response?.status == 400)
+        #expect(response?.json?["flag"] as? String == "ambiguous_header_name")
+        #expect(count == 0)
+    }
+}

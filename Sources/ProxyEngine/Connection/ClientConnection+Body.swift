@@ -60,11 +60,9 @@ extension ClientConnection {
         _ exchange: Exchange, _ upstream: UpstreamConnection
     ) -> Bool {
         guard exchange.rewrite != nil else {
-            if exchange.chunkedPassthrough { ChunkFraming.header(count, to: upstream.output) }
-            EvBuffer.drain(input, start - consumed)
-            EvBuffer.move(from: input, to: upstream.output, count)
-            consumed = start + count
-            if exchange.chunkedPassthrough { ChunkFraming.trailer(to: upstream.output) }
+            if exchange.chunkedPassthrough { ChunkFraming.header(count, to: upstream) }
+            transfer(chain, index: start, count: count, &consumed, upstream)
+            if exchange.chunkedPassthrough { ChunkFraming.trailer(to: upstream) }
             return true
         }
         do {
@@ -85,22 +83,34 @@ extension ClientConnection {
         }
         let total = recorder.outputCount
         guard total > 0 else { return true }
-        let out = upstream.output
-        ChunkFraming.header(total, to: out)
+        ChunkFraming.header(total, to: upstream)
         recorder.scratch.withUnsafeBytes { scratch in
             for op in recorder.ops {
                 switch op {
                 case .move(let index, let count):
-                    EvBuffer.drain(input, index - consumed)
-                    EvBuffer.move(from: input, to: out, count)
-                    consumed = index + count
+                    transfer(recorder.chain!, index: index, count: count, &consumed, upstream)
                 case .scratch(let start, let count):
-                    EvBuffer.add(out, UnsafeRawBufferPointer(rebasing: scratch[start..<(start + count)]))
+                    upstream.write(UnsafeRawBufferPointer(rebasing: scratch[start..<(start + count)]))
                 }
             }
         }
-        ChunkFraming.trailer(to: out)
+        ChunkFraming.trailer(to: upstream)
         return true
+    }
+
+    /// Sends body bytes at `index..<index+count` of the current input chain upstream: moved chain by chain
+    /// to a plain upstream (zero-copy), copied into large chains for a TLS one (see ``CoalescingOutput``).
+    /// Input before them is drained, or left to the end-of-chain drain when copying.
+    private func transfer(
+        _ chain: UnsafeRawBufferPointer, index: Int, count: Int, _ consumed: inout Int, _ upstream: UpstreamConnection
+    ) {
+        if upstream.isTLS {
+            upstream.write(UnsafeRawBufferPointer(rebasing: chain[index..<(index + count)]))
+        } else {
+            EvBuffer.drain(input, index - consumed)
+            EvBuffer.move(from: input, to: upstream.output, count)
+            consumed = index + count
+        }
     }
 
     /// The body is complete: close the multipart body, end the chunked framing, wait for the response.
@@ -114,9 +124,9 @@ extension ClientConnection {
             }
             var none = 0
             guard apply(exchange, upstream, &none) else { return }
-            ChunkFraming.last(to: upstream.output)
+            ChunkFraming.last(to: upstream)
         } else if exchange.chunkedPassthrough {
-            ChunkFraming.last(to: upstream.output)
+            ChunkFraming.last(to: upstream)
         }
         exchange.requestDone = true
         if phase == .body { phase = .response }
@@ -153,8 +163,21 @@ extension RouteConfiguration {
     }
 }
 
-/// Chunked framing written straight into an evbuffer.
+/// Chunked framing written straight into an evbuffer (or through an upstream's writer).
 enum ChunkFraming {
+    static func header(_ count: Int, to upstream: UpstreamConnection) {
+        let line = ChunkedEncoder.sizeLine(for: count)
+        line.withUnsafeBytes { upstream.write($0) }
+    }
+
+    static func trailer(to upstream: UpstreamConnection) {
+        upstream.write(ChunkedEncoder.dataTerminator)
+    }
+
+    static func last(to upstream: UpstreamConnection) {
+        upstream.write(ChunkedEncoder.lastChunk)
+    }
+
     static func header(_ count: Int, to buffer: OpaquePointer) {
         let line = ChunkedEncoder.sizeLine(for: count)
         line.withUnsafeBytes { EvBuffer.add(buffer, $0) }

@@ -34,6 +34,10 @@ extension ClientConnection {
             answer(Problem(error.suggestedStatus, error.code.name))
             return
         }
+        if let name = HeaderLookalike.first(in: head) {
+            answer(Problem(400, "ambiguous_header_name", detail: "the field name '\(name)' imitates a framing field"))
+            return
+        }
         if head.isConnect {
             answer(Problem(405, "connect_not_allowed", detail: "partgate is a reverse proxy"))
             return
@@ -75,7 +79,7 @@ extension ClientConnection {
         upstream.delegate = self
         upstream.requests += 1
         exchange.upstream = upstream
-        EvBuffer.add(upstream.output, upstreamHead(exchange))
+        upstream.write(upstreamHead(exchange))
         phase = .body
         pumpBody()
     }

@@ -65,6 +65,7 @@ final class ClientConnection: LoopResource {
             }
             self.bev = bev
         }
+        setNoDelay(descriptor)
         let ref = Unmanaged.passRetained(self)
         selfRef = ref
         let buffers = worker.settings.buffers

@@ -7,7 +7,7 @@ struct RewriteRecorder: MultipartHandler {
     private(set) var scratch: [UInt8] = []
     private(set) var encoder: MultipartEncoder
     /// The input chain being parsed: body pointers inside it become moves.
-    private var chain: UnsafeRawBufferPointer?
+    private(set) var chain: UnsafeRawBufferPointer?
     /// A part the encoder refused (names the parser let through but the encoder cannot write).
     private(set) var encodingError: MultipartEncodingError?
     private(set) var violations: [MultipartViolation] = []

@@ -27,6 +27,10 @@ final class UpstreamConnection: LoopResource {
     private(set) var connected = false
     /// Requests this connection carried (for logs and reuse tests).
     var requests = 0
+    /// Large-chain writer for TLS upstreams (see ``CoalescingOutput``).
+    private var coalescing = CoalescingOutput()
+    /// Whether request bytes are copied into large chains (TLS) rather than moved chain by chain (plain).
+    var isTLS: Bool { settings.tls != nil }
 
     init?(loop: EventLoop, settings: UpstreamSettings, buffers: BufferSettings) {
         self.loop = loop
@@ -54,6 +58,7 @@ final class UpstreamConnection: LoopResource {
         let started = settings.address.withSockaddr { address, length in
             bufferevent_socket_connect(bev, UnsafeMutablePointer(mutating: address), length)
         }
+        setNoDelay(bufferevent_getfd(bev))
         _ = bufferevent_enable(bev, ev(EV_READ | EV_WRITE))
         loop.register(self)
         if started != 0 {
@@ -66,6 +71,20 @@ final class UpstreamConnection: LoopResource {
 
     /// The output buffer (request bytes go here, also before the connection is up).
     var output: OpaquePointer { bufferevent_get_output(bev!) }
+    /// Appends request bytes (copied; coalesced into large chains for TLS).
+    func write(_ bytes: UnsafeRawBufferPointer) {
+        if isTLS {
+            coalescing.add(output, bytes)
+        } else {
+            EvBuffer.add(output, bytes)
+        }
+    }
+
+    /// Appends request bytes.
+    func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { write($0) }
+    }
+
     /// The input buffer (response bytes).
     var input: OpaquePointer { bufferevent_get_input(bev!) }
 
@@ -191,6 +210,14 @@ extension timeval {
         let (seconds, attoseconds) = duration.components
         self.init(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
     }
+}
+
+/// Disables Nagle's algorithm: a request head, a chunk and a response are small writes that must not wait
+/// for the peer's delayed ACK (40 ms on Linux).
+func setNoDelay(_ descriptor: Int32) {
+    guard descriptor >= 0 else { return }
+    var one: Int32 = 1
+    _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
 }
 
 /// `errno` after a failed socket call (EVUTIL_SOCKET_ERROR is a macro).
