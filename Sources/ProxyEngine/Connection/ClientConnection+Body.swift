@@ -6,6 +6,7 @@ import Policy
 extension ClientConnection {
     /// Moves request body bytes upstream until the input runs dry, the upstream is full, or the body ends.
     func pumpBody() {
+        defer { reader?.refresh() }
         guard let exchange, let upstream = exchange.upstream else { return }
         let buffers = worker.settings.buffers
         while phase == .body, !exchange.requestDone {
@@ -13,7 +14,7 @@ extension ClientConnection {
                 pauseClient(upstream)
                 return
             }
-            guard let chain = EvBuffer.firstChain(input) else {
+            guard let chain = EvBuffer.contiguous(input) else {
                 // No input: a body that is already complete (none, or Content-Length 0) ends here.
                 if case .end = exchange.decoder.decode(UnsafeRawBufferPointer(start: nil, count: 0)) {
                     finishRequestBody(exchange, upstream)
@@ -143,17 +144,17 @@ extension ClientConnection {
     }
 
     func pauseClient(_ upstream: UpstreamConnection) {
-        guard !clientPaused, let bev else { return }
+        guard !clientPaused, bev != nil else { return }
         clientPaused = true
-        _ = bufferevent_disable(bev, ev(EV_READ))
+        setReading(false)
         upstream.setWriteWatermark(low: worker.settings.buffers.writeLowWater)
     }
 
     func resumeClient(_ upstream: UpstreamConnection) {
-        guard clientPaused, let bev else { return }
+        guard clientPaused, bev != nil else { return }
         clientPaused = false
         upstream.setWriteWatermark(low: 0)
-        _ = bufferevent_enable(bev, ev(EV_READ))
+        setReading(true)
     }
 }
 

@@ -6,6 +6,7 @@ import Policy
 extension ClientConnection {
     /// Feeds input chains to the head parser until a head completes.
     func readHead() {
+        defer { reader?.refresh() }
         while phase == .head, let chain = EvBuffer.firstChain(input) {
             let wasIdle = heads.isIdle
             switch heads.feed(chain) {

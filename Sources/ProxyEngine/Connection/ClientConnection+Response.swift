@@ -181,9 +181,9 @@ extension ClientConnection: UpstreamDelegate {
         }
         phase = .head
         arm(worker.settings.idleTimeout)
-        if let bev, clientPaused {
+        if clientPaused {
             clientPaused = false
-            _ = bufferevent_enable(bev, ev(EV_READ))
+            setReading(true)
         }
         readHead()
     }

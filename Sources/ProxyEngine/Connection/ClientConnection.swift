@@ -36,6 +36,8 @@ final class ClientConnection: LoopResource {
     var closeAfterExchange = false
     private var timer: OpaquePointer?
     private var shutDown = false
+    /// Large reads for plain sockets (nil for TLS, where the OpenSSL bufferevent reads).
+    var reader: SocketReader?
     /// Requests completed on this connection.
     var served = 0
 
@@ -73,7 +75,27 @@ final class ClientConnection: LoopResource {
         bufferevent_setwatermark(bev, ev(EV_READ), 0, buffers.readHighWater)
         _ = bufferevent_set_max_single_read(bev, buffers.maxSingleIO)
         _ = bufferevent_set_max_single_write(bev, buffers.maxSingleIO)
-        _ = bufferevent_enable(bev, ev(EV_READ | EV_WRITE))
+        if tls == nil {
+            // The bufferevent writes; reading is ours, in large reads (see SocketReader).
+            _ = bufferevent_enable(bev, ev(EV_WRITE))
+            let reader = SocketReader(
+                base: base, descriptor: descriptor, input: bufferevent_get_input(bev),
+                highWater: buffers.readHighWater, maxRead: buffers.maxSingleIO
+            ) { [unowned self] eof, error in
+                if eof {
+                    self.event(Int16(BEV_EVENT_READING | BEV_EVENT_EOF))
+                } else if error != 0 {
+                    self.event(Int16(BEV_EVENT_READING | BEV_EVENT_ERROR))
+                } else {
+                    self.readable()
+                    self.reader?.refresh()
+                }
+            }
+            reader.want(true)
+            self.reader = reader
+        } else {
+            _ = bufferevent_enable(bev, ev(EV_READ | EV_WRITE))
+        }
         timer = event_new(base, -1, 0, { _, _, context in
             withExtendedLifetime(Unmanaged<ClientConnection>.fromOpaque(context!).takeUnretainedValue()) {
                 $0.timerFired()
@@ -85,6 +107,18 @@ final class ClientConnection: LoopResource {
     }
 
     var input: OpaquePointer { bufferevent_get_input(bev!) }
+
+    /// Starts or stops reading from the client (back-pressure).
+    func setReading(_ on: Bool) {
+        guard let bev else { return }
+        if let reader {
+            reader.want(on)
+        } else if on {
+            _ = bufferevent_enable(bev, ev(EV_READ))
+        } else {
+            _ = bufferevent_disable(bev, ev(EV_READ))
+        }
+    }
     var output: OpaquePointer { bufferevent_get_output(bev!) }
 
     // MARK: Timers
@@ -117,7 +151,7 @@ final class ClientConnection: LoopResource {
 
     // MARK: Callbacks
 
-    fileprivate func readable() {
+    func readable() {
         switch phase {
         case .head: readHead()
         case .body: pumpBody()
@@ -138,7 +172,7 @@ final class ClientConnection: LoopResource {
         }
     }
 
-    fileprivate func event(_ what: Int16) {
+    func event(_ what: Int16) {
         let flags = Int32(what)
         if flags & Int32(BEV_EVENT_CONNECTED) != 0 { return }  // TLS handshake done (P8)
         if flags & Int32(BEV_EVENT_EOF) != 0, phase == .response, let exchange, exchange.requestDone {
@@ -171,10 +205,8 @@ final class ClientConnection: LoopResource {
         }
         phase = .closing
         arm(.seconds(2))
-        if let bev {
-            _ = bufferevent_enable(bev, ev(EV_READ | EV_WRITE))
-            clientPaused = false
-        }
+        clientPaused = false
+        setReading(true)
         EvBuffer.drain(input, EvBuffer.length(input))
         drained()
     }
@@ -194,6 +226,8 @@ final class ClientConnection: LoopResource {
             event_free(timer)
             self.timer = nil
         }
+        reader?.close()
+        reader = nil
         bufferevent_free(bev)
         self.bev = nil
         worker.loop.unregister(self)
