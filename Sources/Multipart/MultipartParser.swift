@@ -205,13 +205,13 @@ public struct MultipartParser: Sendable {
 
 /// The strictness actions the parser consults, resolved once.
 struct ParserActions: Sendable {
-    private let table: [StrictFlag: StrictAction]
+    // The configuration's Strictness is shared, not copied into a table per parser: one parser per request,
+    // and only violation paths consult it.
+    private let strictness: Strictness
 
     init(_ strictness: Strictness) {
-        var table: [StrictFlag: StrictAction] = [:]
-        for flag in StrictFlag.allCases { table[flag] = strictness.action(for: flag) }
-        self.table = table
+        self.strictness = strictness
     }
 
-    subscript(flag: StrictFlag) -> StrictAction { table[flag]! }
+    subscript(flag: StrictFlag) -> StrictAction { strictness.action(for: flag) }
 }

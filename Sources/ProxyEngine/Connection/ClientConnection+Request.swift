@@ -113,8 +113,8 @@ extension ClientConnection {
     /// forwarding fields added, and for a rewritten body the new Content-Type and chunked framing.
     private func upstreamHead(_ exchange: Exchange) -> [UInt8] {
         let head = exchange.head
-        var removing = head.hopByHopFieldNames
-        removing.formUnion(["expect", "x-forwarded-for", "x-forwarded-proto", "via"])
+        var removing = exchange.rewrite != nil ? Self.rewriteRemovals : Self.forwardRemovals
+        if head.contains("connection") { removing.formUnion(head.hopByHopFieldNames) }
         var adding: [HTTPField] = []
         let forwardedFor = head.values("x-forwarded-for") + [peer.host]
         adding.append(HTTPField(name: "X-Forwarded-For", value: forwardedFor.joined(separator: ", ")))
@@ -122,7 +122,6 @@ extension ClientConnection {
         let via = head.values("via") + ["\(head.version.major).\(head.version.minor) partgate"]
         adding.append(HTTPField(name: "Via", value: via.joined(separator: ", ")))
         if let rewrite = exchange.rewrite {
-            removing.formUnion(["content-length", "content-type"])
             adding.append(HTTPField(name: "Content-Type", value: rewrite.recorder.encoder.contentType))
             adding.append(HTTPField(name: "Transfer-Encoding", value: "chunked"))
         } else if exchange.chunkedPassthrough {
@@ -130,6 +129,13 @@ extension ClientConnection {
         }
         return head.serialized(target: head.target.originForm, version: .http1_1, removing: removing, adding: adding)
     }
+
+    /// Fields never forwarded as received: hop-by-hop ones, Expect (partgate answers 100-continue itself),
+    /// and the forwarding fields partgate rewrites.
+    static let forwardRemovals: Set<String> = RequestHead.standardHopByHopFieldNames.union(
+        ["expect", "x-forwarded-for", "x-forwarded-proto", "via"])
+    /// The same plus the framing of a re-encoded body.
+    static let rewriteRemovals: Set<String> = forwardRemovals.union(["content-length", "content-type"])
 
     static func hostWithoutPort(_ authority: String) -> String {
         if authority.hasPrefix("[") {

@@ -151,7 +151,9 @@ extension ClientConnection: UpstreamDelegate {
             adding.append(HTTPField(name: "Connection", value: "keep-alive"))
         }
         var bytes: [UInt8] = []
-        head.write(into: &bytes, version: .http1_1, removing: head.hopByHopFieldNames, adding: adding)
+        let removing = head.fields.contains(named: "connection")
+            ? head.hopByHopFieldNames : RequestHead.standardHopByHopFieldNames
+        head.write(into: &bytes, version: .http1_1, removing: removing, adding: adding)
         EvBuffer.add(output, bytes)
         exchange.responseStarted = true
         exchange.responseDecoder = BodyDecoder(framing: framing.body)

@@ -69,6 +69,13 @@ public struct JSONObjectWriter: Sendable {
 
     /// Appends `value` as a JSON string literal.
     public static func appendString(_ value: String, to text: inout String) {
+        // Fast path: nothing to escape (the usual case for log fields).
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+            text += "\""
+            text += value
+            text += "\""
+            return
+        }
         text += "\""
         for scalar in value.unicodeScalars {
             switch scalar {

@@ -2,16 +2,33 @@ import Foundation
 import ProxyEngine
 
 /// JSON lines on standard output (one object per event), the format DESIGN.md asks for; swift-log's
-/// handler replaces this in issue 5.
+/// handler replaces this in issue 5. Cheap on the hot path: the timestamp is formatted by hand (no
+/// DateFormatter, whose ICU calls cost more than proxying a small request) and each line is one write.
 struct ServerLog: Sendable {
-    /// Writes one JSON object line with `level`, `msg` and the given string members.
+    /// Writes one JSON object line with `ts`, `level`, `msg` and the given string members.
     func write(_ level: String, _ message: String, _ fields: [(String, String)] = []) {
         var object = JSONObjectWriter()
-        object.add("ts", ISO8601DateFormatter().string(from: Date()))
+        object.add("ts", Self.timestamp())
         object.add("level", level)
         object.add("msg", message)
         for (key, value) in fields { object.add(key, value) }
         StandardStream.out.write(object.finished + "\n")
+    }
+
+    /// UTC time as `2026-11-21T21:03:25.123Z`.
+    static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return pad(parts.tm_year + 1900, 4) + "-" + pad(parts.tm_mon + 1, 2) + "-" + pad(parts.tm_mday, 2) + "T"
+            + pad(parts.tm_hour, 2) + ":" + pad(parts.tm_min, 2) + ":" + pad(parts.tm_sec, 2) + "."
+            + pad(Int32(now.tv_nsec / 1_000_000), 3) + "Z"
     }
 
     /// Engine events routed to the log.
