@@ -121,7 +121,7 @@ public struct HTTPFields: Sendable {
     ///   - removing: Lowercased names to leave out.
     public func write(into buffer: inout [UInt8], removing: Set<String> = []) {
         for index in entries.indices {
-            if !removing.isEmpty, removing.contains(lowercasedName(at: index)) {
+            if !removing.isEmpty, removing.contains(where: { nameMatches(entries[index], $0) }) {
                 continue
             }
             let entry = entries[index]

@@ -58,6 +58,7 @@ enum ProxyRunner {
             log.write("info", "listening", [("address", address.description), ("tls", listener.tls == nil ? "false" : "true")])
         }
         banner(addresses)
+        StartupPages.release()
         while true {
             let signal = SignalWaiter.next()
             if signal == SIGHUP {
