@@ -18,6 +18,8 @@ final class EchoConnection: LoopResource {
     private var bodyBytes: Int64 = 0
     private let bodyDigest = SHA256Digest()
     private var error: String?
+    /// Requests completed on this connection.
+    private var completed = 0
 
     init?(server: EchoUpstream, descriptor: Int32) {
         self.server = server
@@ -126,10 +128,12 @@ final class EchoConnection: LoopResource {
             }
             collectParts()
         }
+        completed += 1
+        let ssl = bev.flatMap { bufferevent_openssl_get_ssl($0) }
         let record = EchoRecord(
             method: head.method, target: head.target.string, fields: head.fields.map { ($0.name, $0.value) },
             boundary: boundary, parts: parts, bodyBytes: bodyBytes, bodySHA256: bodyDigest.finalize().hexString,
-            error: error)
+            error: error, connectionRequest: completed, tlsSessionReused: ssl.map { SSL_session_reused($0) == 1 })
         server.onRequest(record)
         var json = JSONObjectWriter()
         json.add("method", record.method)

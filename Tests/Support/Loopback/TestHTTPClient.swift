@@ -1,19 +1,27 @@
 import Foundation
 
 /// A blocking HTTP/1.1 client over a POSIX socket: sends raw bytes, reads responses (Content-Length or
-/// close-delimited, chunked decoded), for loopback tests.
-final class TestHTTPClient {
-    let descriptor: Int32
+/// close-delimited, chunked decoded), for loopback tests. Every read waits at most `timeout`.
+public final class TestHTTPClient {
+    public let descriptor: Int32
 
-    struct Response {
-        var status: Int
-        var headers: [(String, String)]
-        var body: [UInt8]
-        func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
-        var json: [String: Any]? { try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] }
+    public struct Response {
+        public var status: Int
+        public var headers: [(String, String)]
+        public var body: [UInt8]
+        public func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
+        public var json: [String: Any]? { try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] }
+        /// The body as UTF-8 text.
+        public var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    init(port: UInt16, host: String = "127.0.0.1") throws {
+    /// Whether the server closed the connection: a read returned end of stream or a reset (not a timeout).
+    public private(set) var peerClosed = false
+
+    /// Connects to `host:port`.
+    /// - Parameter timeout: the longest any single read waits (SO_RCVTIMEO).
+    /// - Throws: `ECONNREFUSED` when the connection fails.
+    public init(port: UInt16, host: String = "127.0.0.1", timeout: Int = 20) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -24,14 +32,17 @@ final class TestHTTPClient {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        guard result == 0 else {
+            close(descriptor)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        var time = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
     }
 
     deinit { close(descriptor) }
 
-    func send(_ bytes: [UInt8]) {
+    public func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -40,32 +51,40 @@ final class TestHTTPClient {
         }
     }
 
-    func send(_ text: String) { send(Array(text.utf8)) }
+    public func send(_ text: String) { send(Array(text.utf8)) }
+
+    /// Ends the request stream (the server reads EOF) while responses can still be read.
+    public func shutdownWrite() {
+        shutdown(descriptor, Int32(SHUT_WR))
+    }
 
     private var buffer: [UInt8] = []
 
     private func fill() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
         let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return false }
+        guard count > 0 else {
+            if count == 0 || errno == ECONNRESET { peerClosed = true }
+            return false
+        }
         buffer += chunk[0..<count]
         return true
     }
 
-    /// Reads one response; nil when the connection closed first.
-    func readResponse() -> Response? {
+    /// Reads one response; nil when the connection closed (or the read timed out) first.
+    public func readResponse() -> Response? {
         while true {
             if let end = buffer.firstRange(of: Array("\r\n\r\n".utf8)) {
                 let head = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
                 buffer.removeSubrange(..<end.upperBound)
                 var lines = head.components(separatedBy: "\r\n")
                 let statusLine = lines.removeFirst().split(separator: " ")
-                let status = Int(statusLine[1]) ?? 0
+                let status = statusLine.count > 1 ? Int(statusLine[1]) ?? 0 : 0
                 let headers = lines.map { line -> (String, String) in
-                    let colon = line.firstIndex(of: ":")!
+                    guard let colon = line.firstIndex(of: ":") else { return (line, "") }
                     return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
                 }
-                if status < 200 { continue }
+                if status >= 100 && status < 200 { continue }
                 var response = Response(status: status, headers: headers, body: [])
                 if let length = response.header("content-length").flatMap(Int.init) {
                     while buffer.count < length { guard fill() else { return nil } }
@@ -93,8 +112,12 @@ final class TestHTTPClient {
         }
     }
 
-    /// True once the server closed the connection (after everything buffered was read).
-    func isClosedByPeer() -> Bool {
-        buffer.isEmpty && !fill()
+    /// True once the server closed the connection (after everything buffered was read); false when a
+    /// read timed out instead.
+    public func isClosedByPeer() -> Bool {
+        buffer.isEmpty && !fill() && peerClosed
     }
+
+    /// Bytes received but not yet read as part of a response.
+    public var unreadBytes: [UInt8] { buffer }
 }
