@@ -71,7 +71,23 @@ public final class TestHTTPClient {
         return true
     }
 
-    /// Reads one response; nil when the connection closed (or the read timed out) first.
+    /// Reads one interim (1xx) response head, such as `100 Continue`, and returns its status; nil when the
+    /// next response is a final one (left unread) or the connection closed first.
+    public func readInterimResponse() -> Int? {
+        while true {
+            if let end = buffer.firstRange(of: Array("\r\n\r\n".utf8)) {
+                let statusLine = String(decoding: buffer[..<end.lowerBound], as: UTF8.self).prefix { $0 != "\r" }
+                let fields = statusLine.split(separator: " ")
+                guard fields.count > 1, let status = Int(fields[1]), (100..<200).contains(status) else { return nil }
+                buffer.removeSubrange(..<end.upperBound)
+                return status
+            }
+            guard fill() else { return nil }
+        }
+    }
+
+    /// Reads one final response (interim ones are skipped); nil when the connection closed (or the read
+    /// timed out) first.
     public func readResponse() -> Response? {
         while true {
             if let end = buffer.firstRange(of: Array("\r\n\r\n".utf8)) {
