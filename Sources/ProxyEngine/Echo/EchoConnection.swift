@@ -152,7 +152,8 @@ final class EchoConnection: LoopResource {
         })
         if let error = record.error { json.add("error", error) }
         let keepAlive = (try? RequestFraming(analyzing: head))?.keepAlive ?? false
-        respond(status: error == nil ? 200 : 400, body: json.finished + "\n", close: !keepAlive)
+        respond(status: error == nil ? 200 : 400, body: json.finished + "\n", close: !keepAlive,
+                withoutBody: head.method == "HEAD")
         self.head = nil
         decoder = nil
         parser = nil
@@ -163,11 +164,12 @@ final class EchoConnection: LoopResource {
         error = nil
     }
 
-    private func respond(status: Int, body: String, close: Bool) {
+    /// Sends the response; `withoutBody` (an answer to HEAD) keeps the Content-Length the body would have.
+    private func respond(status: Int, body: String, close: Bool, withoutBody: Bool = false) {
         guard let bev else { return }
         let head = "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Bad Request")\r\nContent-Type: application/json\r\n"
             + "Content-Length: \(body.utf8.count)\r\n\(close ? "Connection: close\r\n" : "")\r\n"
-        EvBuffer.add(bufferevent_get_output(bev), Array((head + body).utf8))
+        EvBuffer.add(bufferevent_get_output(bev), Array((withoutBody ? head : head + body).utf8))
         if close {
             bufferevent_setcb(bev, nil, { _, context in
                 Unmanaged<EchoConnection>.fromOpaque(context!).takeUnretainedValue().close()
