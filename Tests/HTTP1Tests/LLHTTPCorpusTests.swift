@@ -72,6 +72,18 @@ import Testing
         #expect(Self.strictExceptions.keys.allSatisfy { !$0.contains("lenient") })
     }
 
+    /// The proxy-level corpus test adds a Host field to heads without one; that must change no outcome.
+    @Test(arguments: LLHTTPCorpus.requestCases)
+    func addingHostChangesNoTranscript(_ corpusCase: CorpusCase) {
+        let withHost = corpusCase.inputAddingHost()
+        let added = corpusCase.messages.filter { $0.headEnd != nil && !$0.hasHost && $0.version?.minor == 1 }.count
+        #expect(withHost.count - corpusCase.input.count <= added * "Host: llhttp.test\r\n".utf8.count)
+        let before = Self.transcript(corpusCase)
+        let after = Self.transcript(corpusCase, input: withHost)
+        // Messages and ending, not pendingBody: the skipped case reads the next head, Host and all, as a body.
+        #expect(after.messages == before.messages && after.end == before.end, "\(after)")
+    }
+
     static func removing(_ pattern: [UInt8], from bytes: [UInt8]) -> [UInt8] {
         LLHTTPExpectations.removing(pattern, from: bytes)
     }

@@ -25,7 +25,7 @@ public enum LLHTTPExpectations {
         /// that the rule the case is about is checked too.
         public let withoutFragment: Rejection?
 
-        init(_ rejection: Rejection, _ reason: String, withoutFragment: Rejection? = nil) {
+        public init(_ rejection: Rejection, _ reason: String, withoutFragment: Rejection? = nil) {
             self.rejection = rejection
             self.reason = reason
             self.withoutFragment = withoutFragment
