@@ -56,13 +56,13 @@ final class ServeFixture {
 
     /// A configuration: a plain listener, optionally a TLS one (`proxy.crt`), the upstream `echo` given by
     /// `upstream` (its YAML lines), and one route `all` to it.
-    static func config(upstream: [String], workers: Int = 2, tlsListener: Bool = false, limits: [String] = []) -> String {
+    static func config(upstream: [String], workers: Int = 2, tlsListener: Bool = false) -> String {
         var lines = ["version: 1", "workers: \(workers)", "listeners:", "  - address: 127.0.0.1:0"]
         if tlsListener {
             lines += ["  - address: 127.0.0.1:0", "    tls: { certificate: tls/proxy.crt, key: tls/proxy.key }"]
         }
         lines += ["upstreams:", "  echo:"] + upstream.map { "    " + $0 }
-        lines += ["limits:", "  drain_timeout: 10s"] + limits.map { "  " + $0 }
+        lines += ["limits:", "  drain_timeout: 10s"]
         lines += ["routes:", "  - name: all", "    upstream: echo"]
         return lines.joined(separator: "\n") + "\n"
     }

@@ -102,21 +102,15 @@ final class ServeProcess: @unchecked Sendable {
 
     /// The ports of the first `count` `listening` lines, in configuration order; empty if they did not come.
     func listeningPorts(count: Int, timeout: TimeInterval = 10) -> [UInt16] {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        var ports: [UInt16] = []
-        while ports.count < count {
-            let seen = ports.count
-            var index = 0
-            let line = waitForLogLine(timeout: max(0, deadline.timeIntervalSinceNow)) { object in
-                guard object["msg"] as? String == "listening" else { return false }
-                index += 1
-                return index > seen
-            }
-            guard let address = line?["address"] as? String, let port = address.split(separator: ":").last.flatMap({ UInt16($0) })
-            else { return [] }
-            ports.append(port)
+        var seen = 0
+        let last = waitForLogLine(timeout: timeout) { object in
+            if object["msg"] as? String == "listening" { seen += 1 }
+            return seen == count
         }
-        return ports
+        guard last != nil else { return [] }
+        return logLines.filter { $0["msg"] as? String == "listening" }.prefix(count).compactMap { line in
+            (line["address"] as? String)?.split(separator: ":").last.flatMap { UInt16($0) }
+        }
     }
 
     /// Sends `signal` to the child by PID.

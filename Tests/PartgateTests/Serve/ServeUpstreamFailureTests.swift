@@ -7,8 +7,8 @@ import Testing
 /// standard output and never in the response.
 @Suite("serve: upstream failures through the binary", .serialized)
 struct ServeUpstreamFailureTests {
-    /// Runs one curl upload through a proxy configured with `upstream`; returns curl's reply, the log line
-    /// naming the failure (the first `warning` line), and the process's log.
+    /// Runs one curl upload through a proxy configured with `upstream` and stops the proxy; returns curl's
+    /// reply and the log line naming the failure (the first `warning` line).
     static func failingUpload(_ fixture: ServeFixture, upstream: [String]) throws -> (Curl.Result, [String: Any]?) {
         let (serve, ports) = try fixture.serve(ServeFixture.config(upstream: upstream))
         defer { serve.kill() }

@@ -136,7 +136,4 @@ public final class TestHTTPClient {
     public func isClosedByPeer() -> Bool {
         buffer.isEmpty && !fill() && peerClosed
     }
-
-    /// Bytes received but not yet read as part of a response.
-    public var unreadBytes: [UInt8] { buffer }
 }
