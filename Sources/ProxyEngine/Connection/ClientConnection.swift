@@ -187,7 +187,7 @@ final class ClientConnection: LoopResource {
             clientEnded = true
             return
         }
-        if flags & Int32(BEV_EVENT_EOF) != 0, phase == .closing {
+        if flags & Int32(BEV_EVENT_EOF) != 0, phase == .closing, EvBuffer.length(output) > 0 {
             // The client finished sending while an answer is being flushed (a request, then shutdown(SHUT_WR)):
             // finish the flush, then close (drained()), instead of dropping the answer.
             clientEnded = true
