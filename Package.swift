@@ -50,7 +50,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: swiftSettings),
+        // Test support shared by several test targets: the llhttp corpus loader and its expectations, and
+        // blocking loopback clients and servers.
+        .target(
+            name: "LLHTTPCorpusSupport", dependencies: ["HTTP1"], path: "Tests/Support/LLHTTPCorpus",
+            swiftSettings: swiftSettings),
+        .target(
+            name: "LoopbackTestSupport", dependencies: ["ProxyEngine"], path: "Tests/Support/Loopback",
+            swiftSettings: swiftSettings),
+        .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1", "LLHTTPCorpusSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "MultipartTests",
             dependencies: ["Multipart", "HTTP1", .product(name: "Yams", package: "Yams")],
@@ -58,8 +66,13 @@ let package = Package(
         ),
         .testTarget(name: "SniffTests", dependencies: ["Sniff"], swiftSettings: swiftSettings),
         .testTarget(name: "PolicyTests", dependencies: ["Policy", "Multipart", "Sniff"], swiftSettings: swiftSettings),
-        .testTarget(name: "ProxyEngineTests", dependencies: ["ProxyEngine", "Policy", "Multipart", "HTTP1"], swiftSettings: swiftSettings),
-        .testTarget(name: "PartgateTests", dependencies: ["partgate", "Multipart"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ProxyEngineTests",
+            dependencies: ["ProxyEngine", "Policy", "Multipart", "HTTP1", "LLHTTPCorpusSupport", "LoopbackTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PartgateTests", dependencies: ["partgate", "Multipart", "ProxyEngine", "LoopbackTestSupport"],
+            swiftSettings: swiftSettings),
         .target(
             name: "FuzzSupport", dependencies: ["Multipart"], path: "Fuzz/FuzzSupport", swiftSettings: swiftSettings),
     ] + fuzzTargets.map { name in

@@ -1,37 +1,19 @@
+import LLHTTPCorpusSupport
 import Testing
 
 @testable import HTTP1
 
 /// Runs every llhttp request and response case through the parsers, framing and body decoders as a
 /// stream of pipelined messages, fed whole, byte by byte and split at every offset.
+///
+/// What partgate refuses on purpose is listed in `LLHTTPExpectations` (Tests/Support/LLHTTPCorpus),
+/// shared with the proxy-level corpus test in ProxyEngineTests.
 @Suite struct LLHTTPCorpusTests {
-    /// Why partgate refused an input.
-    enum Rejection: Equatable, CustomStringConvertible {
-        case code(HTTP1Error.Code)
-        case dataAfterClose
-
-        var description: String {
-            switch self {
-            case .code(let code): return code.name
-            case .dataAfterClose: return "data_after_close"
-            }
-        }
-    }
-
-    /// A case the corpus says llhttp's strict mode accepts and partgate refuses on purpose.
-    struct Exception {
-        let rejection: Rejection
-        let reason: String
-        /// For inputs whose target carries `#hey`: the rejection once the fragment is removed, so
-        /// that the rule the case is about is checked too.
-        let withoutFragment: Rejection?
-
-        init(_ rejection: Rejection, _ reason: String, withoutFragment: Rejection? = nil) {
-            self.rejection = rejection
-            self.reason = reason
-            self.withoutFragment = withoutFragment
-        }
-    }
+    typealias Rejection = LLHTTPExpectations.Rejection
+    static let strictExceptions = LLHTTPExpectations.strictExceptions
+    static let fragmentVariants = LLHTTPExpectations.fragmentVariants
+    static let skipped = LLHTTPExpectations.skipped
+    static let lenientCases = LLHTTPExpectations.lenientCases
 
     static func rejection(of transcript: Transcript) -> Rejection? {
         if transcript.end == .dataAfterClose {
@@ -90,18 +72,20 @@ import Testing
         #expect(Self.strictExceptions.keys.allSatisfy { !$0.contains("lenient") })
     }
 
+    /// The proxy-level corpus test adds a Host field to heads without one; that must change no outcome.
+    @Test(arguments: LLHTTPCorpus.requestCases)
+    func addingHostChangesNoTranscript(_ corpusCase: CorpusCase) {
+        let withHost = corpusCase.inputAddingHost()
+        let added = corpusCase.messages.filter { $0.headEnd != nil && !$0.hasHost && $0.version?.minor == 1 }.count
+        #expect(withHost.count - corpusCase.input.count <= added * "Host: llhttp.test\r\n".utf8.count)
+        let before = Self.transcript(corpusCase)
+        let after = Self.transcript(corpusCase, input: withHost)
+        // Messages and ending, not pendingBody: the skipped case reads the next head, Host and all, as a body.
+        #expect(after.messages == before.messages && after.end == before.end, "\(after)")
+    }
+
     static func removing(_ pattern: [UInt8], from bytes: [UInt8]) -> [UInt8] {
-        var output: [UInt8] = []
-        var index = 0
-        while index < bytes.count {
-            if index + pattern.count <= bytes.count, Array(bytes[index..<(index + pattern.count)]) == pattern {
-                index += pattern.count
-                continue
-            }
-            output.append(bytes[index])
-            index += 1
-        }
-        return output
+        LLHTTPExpectations.removing(pattern, from: bytes)
     }
 
     private func check(_ corpusCase: CorpusCase) {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP1
+import LoopbackTestSupport
 import Multipart
 import Policy
 import ProxyEngine

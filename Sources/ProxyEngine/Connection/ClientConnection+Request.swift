@@ -43,7 +43,9 @@ extension ClientConnection {
             answer(Problem(405, "connect_not_allowed", detail: "partgate is a reverse proxy"))
             return
         }
-        let path = String(head.target.path)
+        // An absolute-form target with an empty path (`http://h?q`) has the path `/` (RFC 9110 §4.2.3), as
+        // in the origin-form sent upstream.
+        let path = head.target.form == .absolute && head.target.path.isEmpty ? "/" : String(head.target.path)
         guard let route = worker.settings.routes.first(where: {
             $0.match.matches(host: host, path: path, method: head.method)
         }) else {

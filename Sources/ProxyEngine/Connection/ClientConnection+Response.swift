@@ -168,7 +168,10 @@ extension ClientConnection: UpstreamDelegate {
         if exchange.responseChunked { ChunkFraming.last(to: output) }
         if let upstream = exchange.upstream {
             exchange.upstream = nil
-            if exchange.requestDone, exchange.upstreamReusable, !exchange.earlyResponse, !worker.draining {
+            // Bytes after the response are not the next request's response: such a connection is not reused.
+            if exchange.requestDone, exchange.upstreamReusable, !exchange.earlyResponse, !worker.draining,
+                EvBuffer.length(upstream.input) == 0
+            {
                 worker.pool.put(upstream)
             } else {
                 upstream.close()

@@ -36,6 +36,8 @@ final class ClientConnection: LoopResource {
     var closeAfterExchange = false
     private var timer: OpaquePointer?
     private var shutDown = false
+    /// The client ended its side of the connection (EOF) while an answer was still due or being flushed.
+    private var clientEnded = false
     /// Large reads for plain sockets (nil for TLS, where the OpenSSL bufferevent reads).
     var reader: SocketReader?
     /// Requests completed on this connection.
@@ -167,6 +169,10 @@ final class ClientConnection: LoopResource {
             upstreamReadable(upstream)
         }
         if phase == .closing, EvBuffer.length(output) == 0, !shutDown, let bev {
+            if clientEnded {
+                close()  // flushed, and both sides are done
+                return
+            }
             shutDown = true
             _ = shutdown(bufferevent_getfd(bev), Int32(SHUT_WR))
         }
@@ -178,6 +184,14 @@ final class ClientConnection: LoopResource {
         if flags & Int32(BEV_EVENT_EOF) != 0, phase == .response, let exchange, exchange.requestDone {
             // The client finished sending; it may still read the response.
             closeAfterExchange = true
+            clientEnded = true
+            return
+        }
+        if flags & Int32(BEV_EVENT_EOF) != 0, phase == .closing, EvBuffer.length(output) > 0 {
+            // The client finished sending while an answer is being flushed (a request, then shutdown(SHUT_WR)):
+            // finish the flush, then close (drained()), instead of dropping the answer.
+            clientEnded = true
+            setReading(false)
             return
         }
         abort()

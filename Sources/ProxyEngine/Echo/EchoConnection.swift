@@ -18,6 +18,8 @@ final class EchoConnection: LoopResource {
     private var bodyBytes: Int64 = 0
     private let bodyDigest = SHA256Digest()
     private var error: String?
+    /// Requests completed on this connection.
+    private var completed = 0
 
     init?(server: EchoUpstream, descriptor: Int32) {
         self.server = server
@@ -126,10 +128,12 @@ final class EchoConnection: LoopResource {
             }
             collectParts()
         }
+        completed += 1
+        let ssl = bev.flatMap { bufferevent_openssl_get_ssl($0) }
         let record = EchoRecord(
             method: head.method, target: head.target.string, fields: head.fields.map { ($0.name, $0.value) },
             boundary: boundary, parts: parts, bodyBytes: bodyBytes, bodySHA256: bodyDigest.finalize().hexString,
-            error: error)
+            error: error, connectionRequest: completed, tlsSessionReused: ssl.map { SSL_session_reused($0) == 1 })
         server.onRequest(record)
         var json = JSONObjectWriter()
         json.add("method", record.method)
@@ -148,7 +152,8 @@ final class EchoConnection: LoopResource {
         })
         if let error = record.error { json.add("error", error) }
         let keepAlive = (try? RequestFraming(analyzing: head))?.keepAlive ?? false
-        respond(status: error == nil ? 200 : 400, body: json.finished + "\n", close: !keepAlive)
+        respond(status: error == nil ? 200 : 400, body: json.finished + "\n", close: !keepAlive,
+                withoutBody: head.method == "HEAD")
         self.head = nil
         decoder = nil
         parser = nil
@@ -159,11 +164,12 @@ final class EchoConnection: LoopResource {
         error = nil
     }
 
-    private func respond(status: Int, body: String, close: Bool) {
+    /// Sends the response; `withoutBody` (an answer to HEAD) keeps the Content-Length the body would have.
+    private func respond(status: Int, body: String, close: Bool, withoutBody: Bool = false) {
         guard let bev else { return }
         let head = "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Bad Request")\r\nContent-Type: application/json\r\n"
             + "Content-Length: \(body.utf8.count)\r\n\(close ? "Connection: close\r\n" : "")\r\n"
-        EvBuffer.add(bufferevent_get_output(bev), Array((head + body).utf8))
+        EvBuffer.add(bufferevent_get_output(bev), Array((withoutBody ? head : head + body).utf8))
         if close {
             bufferevent_setcb(bev, nil, { _, context in
                 Unmanaged<EchoConnection>.fromOpaque(context!).takeUnretainedValue().close()

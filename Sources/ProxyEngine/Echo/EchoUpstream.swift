@@ -63,6 +63,10 @@ public struct EchoRecord: Sendable {
     public var bodySHA256: String
     /// Why the body could not be read, if it could not.
     public var error: String?
+    /// The request's position on its connection: 1 for the first, 2 for the next one (keep-alive), ...
+    public var connectionRequest: Int
+    /// For a TLS connection, whether its handshake resumed an earlier session; nil for plain HTTP.
+    public var tlsSessionReused: Bool?
 
     public func field(_ name: String) -> String? {
         fields.first { $0.0.lowercased() == name.lowercased() }?.1

@@ -27,6 +27,8 @@ final class UpstreamConnection: LoopResource {
     private(set) var connected = false
     /// Requests this connection carried (for logs and reuse tests).
     var requests = 0
+    /// A TLS error ended the connection: its session must not be resumed (RFC 5246 §7.2.2).
+    private var tlsFailed = false
     /// Large-chain writer for TLS upstreams (see ``CoalescingOutput``).
     private var coalescing = CoalescingOutput()
     /// Whether request bytes are copied into large chains (TLS) rather than moved chain by chain (plain).
@@ -152,6 +154,7 @@ final class UpstreamConnection: LoopResource {
             if let tls = settings.tls, let bev {
                 var codes: [UInt] = []
                 while case let code = bufferevent_get_openssl_error(bev), code != 0 { codes.append(code) }
+                tlsFailed = !codes.isEmpty
                 if codes.isEmpty, EVUTIL_SOCKET_ERROR_errno() != 0, !connected {
                     reason += ": " + String(cString: strerror(EVUTIL_SOCKET_ERROR_errno()))
                 } else {
@@ -179,6 +182,10 @@ final class UpstreamConnection: LoopResource {
     /// Frees the bufferevent (and with it the socket and SSL object) and drops the self-reference.
     func close() {
         guard let bev else { return }
+        // OpenSSL marks the session of an `SSL` freed without a shutdown as not resumable, and libevent frees it
+        // without one: every cached session died with its first connection. Unless a TLS error ended it, the
+        // connection is over by our choice or the peer's EOF, so record the shutdown as done.
+        if let ssl, !tlsFailed { SSL_set_shutdown(ssl, SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN) }
         bufferevent_free(bev)
         self.bev = nil
         ssl = nil

@@ -1,8 +1,59 @@
-@testable import HTTP1
+import HTTP1
 
-extension LLHTTPCorpusTests {
+/// Where partgate's HTTP/1.1 reading departs from llhttp's on purpose (docs/http1-conformance.md), by
+/// corpus file: the one list both the parser tests and the through-the-proxy tests check against.
+public enum LLHTTPExpectations {
+    /// Why partgate refused an input.
+    public enum Rejection: Equatable, Sendable, CustomStringConvertible {
+        case code(HTTP1Error.Code)
+        /// Bytes after a message that closes the connection (llhttp's error 5).
+        case dataAfterClose
+
+        public var description: String {
+            switch self {
+            case .code(let code): return code.name
+            case .dataAfterClose: return "data_after_close"
+            }
+        }
+    }
+
+    /// A case the corpus says llhttp's strict mode (or a lenient mode) accepts and partgate refuses.
+    public struct Exception: Sendable {
+        public let rejection: Rejection
+        public let reason: String
+        /// For inputs whose target carries `#hey`: the rejection once the fragment is removed, so
+        /// that the rule the case is about is checked too.
+        public let withoutFragment: Rejection?
+
+        public init(_ rejection: Rejection, _ reason: String, withoutFragment: Rejection? = nil) {
+            self.rejection = rejection
+            self.reason = reason
+            self.withoutFragment = withoutFragment
+        }
+    }
+
+    /// The exception for `file` (strict or lenient), if any.
+    public static func exception(for file: String) -> Exception? {
+        strictExceptions[file] ?? lenientCases[file]
+    }
+
+    /// `bytes` with every occurrence of `pattern` removed (used to drop the `#hey` fragments).
+    public static func removing(_ pattern: [UInt8], from bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            if index + pattern.count <= bytes.count, Array(bytes[index..<(index + pattern.count)]) == pattern {
+                index += pattern.count
+                continue
+            }
+            output.append(bytes[index])
+            index += 1
+        }
+        return output
+    }
+
     /// Cases llhttp's strict mode accepts and partgate refuses on purpose (docs/http1-conformance.md).
-    static let strictExceptions: [String: Exception] = [
+    public static let strictExceptions: [String: Exception] = [
         "request/method/05-m-search-request.bin": Exception(
             .code(.invalidTargetForm),
             "`M-SEARCH *`: asterisk-form is only for OPTIONS (RFC 9112 §3.2.4); SSDP is not HTTP"
@@ -51,7 +102,7 @@ extension LLHTTPCorpusTests {
 
     /// Error cases whose target also carries the fragment `#hey`, which partgate refuses first: the
     /// rejection expected once the fragment is removed, so the framing rule under test is exercised.
-    static let fragmentVariants: [String: Rejection] = [
+    public static let fragmentVariants: [String: Rejection] = [
         "request/transfer-encoding/13-post-with-transfer-encoding-and-content-length.bin":
             .code(.contentLengthWithTransferEncoding),
         "request/transfer-encoding/16-post-with-chunked-before-other-transfer-coding-names.bin":
@@ -64,14 +115,14 @@ extension LLHTTPCorpusTests {
 
     /// Cases that depend on an llhttp harness feature with no counterpart in a proxy, and what
     /// partgate does with the bytes instead.
-    static let skipped: [String: String] = [
+    public static let skipped: [String: String] = [
         "request/content-length/16-content-length-reset-when-no-body-is-received.bin":
             "`skipBody`: the harness's on_headers_complete tells llhttp to ignore a request's Content-Length; "
             + "a server cannot, so the second request is read as the first one's body"
     ]
 
     /// Every lenient-mode case: the leniency it exercises, and how partgate refuses it.
-    static let lenientCases: [String: Exception] = [
+    public static let lenientCases: [String: Exception] = [
         "request/connection/04-resetting-flags-when-keep-alive-is-off-1-0-lenient.bin": Exception(
             .dataAfterClose,
             "keep-alive: a second request after an HTTP/1.0 request without keep-alive"

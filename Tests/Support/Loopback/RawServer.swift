@@ -1,14 +1,14 @@
 import Foundation
 
 /// A blocking loopback TCP server for fault tests: each accepted connection runs `handler` on a thread.
-final class RawServer: @unchecked Sendable {
+public final class RawServer: @unchecked Sendable {
     // @unchecked Sendable: `descriptor` and `port` are set in init; `stopped` is only read by the accept loop
     // after close() makes accept fail.
-    let descriptor: Int32
-    let port: UInt16
+    public let descriptor: Int32
+    public let port: UInt16
     private let thread: Thread
 
-    init(handler: @escaping @Sendable (Int32) -> Void) throws {
+    public init(handler: @escaping @Sendable (Int32) -> Void) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -37,13 +37,13 @@ final class RawServer: @unchecked Sendable {
         thread.start()
     }
 
-    func stop() {
+    public func stop() {
         shutdown(descriptor, Int32(SHUT_RDWR))
         close(descriptor)
     }
 
     /// Reads until the request head ends (CRLFCRLF); returns the bytes read.
-    static func readHead(_ fd: Int32) -> [UInt8] {
+    public static func readHead(_ fd: Int32) -> [UInt8] {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while recv(fd, &byte, 1, 0) == 1 {
@@ -54,7 +54,7 @@ final class RawServer: @unchecked Sendable {
     }
 
     /// Reads everything until the peer closes; returns the byte count.
-    static func drain(_ fd: Int32) -> Int {
+    public static func drain(_ fd: Int32) -> Int {
         var total = 0
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -64,7 +64,7 @@ final class RawServer: @unchecked Sendable {
         }
     }
 
-    static func send(_ fd: Int32, _ text: String) {
+    public static func send(_ fd: Int32, _ text: String) {
         _ = Array(text.utf8).withUnsafeBytes { Foundation.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 }

@@ -7,19 +7,22 @@ import Foundation
 /// renderer used Python's `re.sub(r'\n$', ...)`, whose `$` also matches before a final newline,
 /// where md-test.ts's JavaScript `/\n$/` removes only the last one. 166 of the 251 files miss their
 /// final CRLF (`PUT /url HTTP/1.1` CRLF `Connection: keep-alive` CRLF, 43 bytes, although llhttp's own
-/// log says `headers complete` at offset 45). ``LLHTTPCorpusTests`` checks that the two renderings
-/// differ by exactly that CRLF and nothing else.
-enum LLHTTPCorpus {
-    /// `shared/corpus/llhttp`, found from this file: Tests/HTTP1Tests/ -> repository root -> ../shared.
-    static let root: URL = URL(fileURLWithPath: #filePath)
+/// log says `headers complete` at offset 45). HTTP1Tests' `LLHTTPCorpusTests` checks that the two
+/// renderings differ by exactly that CRLF and nothing else.
+///
+/// Shared by HTTP1Tests (the parsers) and ProxyEngineTests (the same bytes through the running proxy).
+public enum LLHTTPCorpus {
+    /// `shared/corpus/llhttp`, found from this file: Tests/Support/LLHTTPCorpus/ -> repository root -> ../shared.
+    public static let root: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("../shared/corpus/llhttp").standardizedFileURL
 
     /// Every case, in index order (empty when the corpus is missing; a test checks the count).
-    static let all: [CorpusCase] = (try? load()) ?? []
+    public static let all: [CorpusCase] = (try? load()) ?? []
 
-    static var requestCases: [CorpusCase] { all.filter { $0.mode.hasPrefix("request") } }
-    static var responseCases: [CorpusCase] { all.filter { $0.mode.hasPrefix("response") } }
+    public static var requestCases: [CorpusCase] { all.filter { $0.mode.hasPrefix("request") } }
+    public static var responseCases: [CorpusCase] { all.filter { $0.mode.hasPrefix("response") } }
 
     private struct IndexEntry: Decodable {
         let file: String
@@ -69,7 +72,8 @@ enum LLHTTPCorpus {
                     input: render(block.http),
                     rendered: rendered,
                     finish: finish,
-                    skipBody: block.skipBody
+                    skipBody: block.skipBody,
+                    log: block.log
                 )
             )
         }
@@ -116,7 +120,7 @@ enum LLHTTPCorpus {
     }
 
     /// llhttp's md-test.ts input transformation, on Unicode scalars, then UTF-8.
-    static func render(_ block: String) -> [UInt8] {
+    public static func render(_ block: String) -> [UInt8] {
         var text = Array(block.unicodeScalars)
         if text.last == "\n" {
             text.removeLast()

@@ -1,0 +1,90 @@
+import Foundation
+import LoopbackTestSupport
+import ProxyEngine
+import Testing
+
+/// Upstream failures through the real binary: 502 or 504 as problem+json, the reason in the JSON log on
+/// standard output and never in the response.
+@Suite("serve: upstream failures through the binary", .serialized)
+struct ServeUpstreamFailureTests {
+    /// Runs one curl upload through a proxy configured with `upstream` and stops the proxy; returns curl's
+    /// reply and the log line naming the failure (the first `warning` line).
+    static func failingUpload(_ fixture: ServeFixture, upstream: [String]) throws -> (Curl.Result, [String: Any]?) {
+        let (serve, ports) = try fixture.serve(ServeFixture.config(upstream: upstream))
+        defer { serve.kill() }
+        let curl = try Curl.run(["-i", "-F", "title=hello", "http://127.0.0.1:\(ports[0])/upload"])
+        let warning = serve.waitForLogLine { $0["level"] as? String == "warning" }
+        let refused = serve.waitForLog("refused")
+        #expect(refused?["status"] as? String == problem(curl).status.map(String.init))
+        #expect(!serve.logLines.contains { $0["msg"] as? String == "access" })
+        serve.expectCleanStop()
+        return (curl, warning)
+    }
+
+    /// The status line, headers and problem+json body of a `curl -i` reply.
+    static func problem(_ curl: Curl.Result) -> (status: Int?, contentType: String?, json: [String: Any]?) {
+        let sections = curl.stdout.components(separatedBy: "\r\n\r\n")
+        let head = sections.first?.components(separatedBy: "\r\n") ?? []
+        let status = head.first?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        let contentType = head.first { $0.lowercased().hasPrefix("content-type:") }?
+            .dropFirst("content-type:".count).trimmingCharacters(in: .whitespaces)
+        return (status, contentType, sections.dropFirst().first.flatMap(ServeProcess.json))
+    }
+
+    @Test func untrustedUpstreamCertificateIs502WithTheReasonOnlyInTheLog() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let (curl, warning) = try Self.failingUpload(fixture, upstream: fixture.echoUpstream(ca: "tls/other-ca.pem"))
+        let reply = Self.problem(curl)
+        #expect(reply.status == 502)
+        #expect(reply.contentType == "application/problem+json")
+        #expect(reply.json?["flag"] as? String == "upstream_failed")
+        #expect(!curl.stdout.contains("certificate"))
+        let message = try #require(warning?["msg"] as? String)
+        #expect(message.contains("certificate verify failed"), "\(message)")
+        #expect(fixture.recorder.records.isEmpty)
+    }
+
+    @Test func wrongServerNameIs502WithHostnameMismatchInTheLog() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let (curl, warning) = try Self.failingUpload(fixture, upstream: fixture.echoUpstream(serverName: "wrong.example"))
+        let reply = Self.problem(curl)
+        #expect(reply.status == 502)
+        #expect(reply.json?["flag"] as? String == "upstream_failed")
+        #expect(!curl.stdout.contains("mismatch"))
+        let message = try #require(warning?["msg"] as? String)
+        #expect(message.contains("hostname mismatch"), "\(message)")
+        #expect(fixture.recorder.records.isEmpty)
+    }
+
+    @Test func refusedConnectionIs502() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let closed = try RawServer { _ in }
+        let port = closed.port
+        closed.stop()  // nothing listens there any more
+        let (curl, warning) = try Self.failingUpload(fixture, upstream: ["url: http://127.0.0.1:\(port)"])
+        let reply = Self.problem(curl)
+        #expect(reply.status == 502)
+        #expect(reply.json?["flag"] as? String == "upstream_failed")
+        #expect(!curl.stdout.contains("refused"))
+        let message = try #require(warning?["msg"] as? String)
+        #expect(message.contains("Connection refused"), "\(message)")
+    }
+
+    @Test func upstreamThatNeverAnswersIs504AfterTheResponseTimeout() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let stall = try RawServer { fd in _ = RawServer.drain(fd) }  // reads everything, answers nothing
+        defer { stall.stop() }
+        let started = Date()
+        let (curl, warning) = try Self.failingUpload(
+            fixture, upstream: ["url: http://127.0.0.1:\(stall.port)", "response_timeout: 500ms"])
+        let reply = Self.problem(curl)
+        #expect(reply.status == 504)
+        #expect(reply.json?["flag"] as? String == "upstream_timeout")
+        #expect((warning?["msg"] as? String)?.contains("timed out") == true, "\(warning ?? [:])")
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+}
