@@ -36,6 +36,8 @@ final class ClientConnection: LoopResource {
     var closeAfterExchange = false
     private var timer: OpaquePointer?
     private var shutDown = false
+    /// A TLS error ended the connection (its session must not be resumed).
+    private var tlsFailed = false
     /// The client ended its side of the connection (EOF) while an answer was still due or being flushed.
     private var clientEnded = false
     /// Large reads for plain sockets (nil for TLS, where the OpenSSL bufferevent reads).
@@ -174,6 +176,9 @@ final class ClientConnection: LoopResource {
                 return
             }
             shutDown = true
+            if isTLS, !tlsFailed, let ssl = bufferevent_openssl_get_ssl(bev) {
+                _ = SSL_shutdown(ssl)  // close_notify before the FIN: the answer is complete, not truncated
+            }
             _ = shutdown(bufferevent_getfd(bev), Int32(SHUT_WR))
         }
     }
@@ -181,6 +186,9 @@ final class ClientConnection: LoopResource {
     func event(_ what: Int16) {
         let flags = Int32(what)
         if flags & Int32(BEV_EVENT_CONNECTED) != 0 { return }  // TLS handshake done (P8)
+        if isTLS, flags & Int32(BEV_EVENT_ERROR) != 0, let bev, bufferevent_get_openssl_error(bev) != 0 {
+            tlsFailed = true
+        }
         if flags & Int32(BEV_EVENT_EOF) != 0, phase == .response, let exchange, exchange.requestDone {
             // The client finished sending; it may still read the response.
             closeAfterExchange = true
@@ -242,6 +250,11 @@ final class ClientConnection: LoopResource {
         }
         reader?.close()
         reader = nil
+        // As for upstream connections: OpenSSL only keeps a session resumable (TLS 1.2 session ids) when the
+        // SSL object was shut down; libevent frees it without, so record the shutdown unless TLS failed.
+        if isTLS, !tlsFailed, let ssl = bufferevent_openssl_get_ssl(bev) {
+            SSL_set_shutdown(ssl, SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN)
+        }
         bufferevent_free(bev)
         self.bev = nil
         worker.loop.unregister(self)
