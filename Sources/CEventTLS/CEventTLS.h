@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <stdint.h>
+#include <malloc.h>
 
 #include <openssl/ssl.h>
 #include <openssl/err.h>
@@ -55,4 +56,9 @@ static inline int cshim_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *x509) {
 static inline long cshim_BIO_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
 /* EVP_EC_gen is a macro over the variadic EVP_PKEY_Q_keygen, which Swift cannot call. */
 static inline EVP_PKEY *cshim_EVP_EC_gen(const char *curve) { return EVP_EC_gen(curve); }
+
+/* glibc malloc tuning (malloc.h is not in Swift's Glibc module). */
+static inline int cshim_set_malloc_thresholds(int mmap_threshold, int trim_threshold) {
+    return mallopt(M_MMAP_THRESHOLD, mmap_threshold) && mallopt(M_TRIM_THRESHOLD, trim_threshold);
+}
 #endif

@@ -14,7 +14,7 @@ extension ClientConnection {
                 pauseClient(upstream)
                 return
             }
-            guard let chain = EvBuffer.contiguous(input) else {
+            guard let chain = EvBuffer.firstChain(input) else {
                 // No input: a body that is already complete (none, or Content-Length 0) ends here.
                 if case .end = exchange.decoder.decode(UnsafeRawBufferPointer(start: nil, count: 0)) {
                     finishRequestBody(exchange, upstream)
