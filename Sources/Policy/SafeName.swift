@@ -6,8 +6,9 @@ import Multipart
 /// ``sanitizeFilename(_:maxBytes:)`` applies, in order:
 /// 1. **path components**: only the text after the last `/` or `\` is kept (`../../etc/passwd` → `passwd`,
 ///    `C:\x` → `x`), then a leading drive letter (`C:x` → `x`) is dropped;
-/// 2. **characters**: control characters (C0, DEL, C1), invisible bidi and format characters (U+200B–U+200F,
-///    U+202A–U+202E, U+2060–U+2064, U+2066–U+2069, U+FEFF: the `evil\u{202E}gpj.exe` trick), the Windows-reserved
+/// 2. **characters**: control characters (C0, DEL, C1), invisible bidi and format characters (U+200B, U+200E, U+200F,
+///    U+202A–U+202E, U+2060–U+2064, U+2066–U+2069, U+FEFF: the `evil\u{202E}gpj.exe` trick; joiners, which
+///    emoji and several scripts need, stay), the Windows-reserved
 ///    `" : < > | ? *` (`:` also names NTFS streams), and the `%` of a literal `%22`, `%0D` or `%0A`
 ///    (``UnsafeName``) each become `_`; every other character, non-ASCII ones included, is kept;
 /// 3. **dots and spaces**: a run of dots becomes one dot (no `..` survives), and leading and trailing dots and
@@ -90,7 +91,8 @@ public enum SafeName {
         let scalars = Array(name.unicodeScalars)
         var cleaned = String.UnicodeScalarView()
         for (index, scalar) in scalars.enumerated() {
-            let unsafe = isControl(scalar) || isInvisibleFormat(scalar) || scalar == "\"" || scalar == "\\"
+            let unsafe =
+                isControl(scalar) || isInvisibleFormat(scalar) || scalar == "\"" || scalar == "\\"
                 || (scalar == "%" && isUnsafeEscape(scalars, after: index))
             cleaned.append(unsafe ? "_" : scalar)
         }
@@ -112,10 +114,11 @@ public enum SafeName {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
-    /// Zero-width and bidi formatting characters, which make a name display differently from what it is.
+    /// Zero-width space, bidi marks, overrides and isolates, invisible operators and the BOM: characters that make a
+    /// name display differently from what it is (the zero-width joiners U+200C/U+200D are kept).
     private static func isInvisibleFormat(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2064, 0x2066...0x2069, 0xFEFF: return true
+        case 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2060...0x2064, 0x2066...0x2069, 0xFEFF: return true
         default: return false
         }
     }

@@ -63,10 +63,14 @@ struct PartPolicyMachine<Digest: PartDigest> {
         self.uuid = uuid
     }
 
+    /// Whether records are waiting for ``takeRecords()``.
+    var hasRecords: Bool { !records.isEmpty }
+
     /// The audit records completed since the last call.
     mutating func takeRecords() -> [PartAuditRecord] {
-        defer { records.removeAll(keepingCapacity: true) }
-        return records
+        var taken: [PartAuditRecord] = []
+        swap(&taken, &records)
+        return taken
     }
 
     // MARK: Events
@@ -199,9 +203,8 @@ struct PartPolicyMachine<Digest: PartDigest> {
 
     /// A decided, written part's next bytes: forward them up to the cap.
     private mutating func stream(_ bytes: UnsafeRawBufferPointer) -> PolicyBodyAction {
-        guard let plan else { preconditionFailure("a streaming part has a plan") }
         var count = bytes.count
-        if let cap = plan.cap, received > cap.bytes {
+        if let cap = plan?.cap, received > cap.bytes {
             switch cap.action {
             case .reject:
                 return .reject(reject(tooLarge(cap, "is larger than \(cap.bytes) bytes (max_bytes)")))

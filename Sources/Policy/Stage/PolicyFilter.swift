@@ -40,7 +40,8 @@ public struct PolicyFilter<Digest: PartDigest, Downstream: MultipartHandler>: Mu
         case .none, .reject:
             break
         case .forward(let range):
-            downstream.partBody(UnsafeRawBufferPointer(rebasing: bytes[range]), offset: offset + Int64(range.lowerBound))
+            downstream.partBody(
+                UnsafeRawBufferPointer(rebasing: bytes[range]), offset: offset + Int64(range.lowerBound))
         case .release(let head, let held, let range):
             downstream.partHead(head)
             writeHeld(held)

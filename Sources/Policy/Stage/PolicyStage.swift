@@ -82,8 +82,9 @@ public struct PolicyStage<Digest: PartDigest> {
 
     /// The audit records of the parts completed (or refused) since the last call, in body order.
     public mutating func takeAuditRecords() -> [PartAuditRecord] {
-        defer { completed.removeAll(keepingCapacity: true) }
-        return completed
+        var taken: [PartAuditRecord] = []
+        swap(&taken, &completed)
+        return taken
     }
 
     /// A part's head was parsed.
@@ -122,9 +123,10 @@ public struct PolicyStage<Digest: PartDigest> {
 
     /// Moves finished records to ``takeAuditRecords()``; under report-only, each with its would-be decision.
     private mutating func collectRecords() {
-        if shadow != nil {
+        if shadow?.hasRecords == true {
             for record in shadow!.takeRecords() { wouldBe[record.index] = record }
         }
+        guard enforcer.hasRecords else { return }
         for var record in enforcer.takeRecords() {
             if shadow != nil {
                 record.reportOnly = true

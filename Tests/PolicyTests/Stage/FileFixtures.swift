@@ -60,7 +60,8 @@ enum FileFixtures {
 
     /// A lossless WebP with one VP8L chunk of `chunkBytes` (odd sizes get their pad byte).
     static func webp(chunkBytes: Int = 25) -> [UInt8] {
-        let chunk = ascii("VP8L") + le32(chunkBytes) + [0x2F] + filler(chunkBytes - 1) + (chunkBytes % 2 == 1 ? [0] : [])
+        let chunk =
+            ascii("VP8L") + le32(chunkBytes) + [0x2F] + filler(chunkBytes - 1) + (chunkBytes % 2 == 1 ? [0] : [])
         return ascii("RIFF") + le32(4 + chunk.count) + ascii("WEBP") + chunk
     }
 
@@ -80,7 +81,8 @@ enum FileFixtures {
     }
 
     /// A ZIP local file header, as appended to make PNG/ZIP polyglots.
-    static let zip: [UInt8] = [0x50, 0x4B, 0x03, 0x04, 20, 0, 0, 0, 0, 0] + ascii("payload.php<?php system($_GET['c']); ?>")
+    static let zip: [UInt8] =
+        [0x50, 0x4B, 0x03, 0x04, 20, 0, 0, 0, 0, 0] + ascii("payload.php<?php system($_GET['c']); ?>")
     static let script = ascii("<script>alert(document.domain)</script>")
     static let php = ascii("<?php echo shell_exec($_GET['c']); ?>")
 }

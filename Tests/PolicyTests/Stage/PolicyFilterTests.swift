@@ -10,7 +10,8 @@ struct PolicyFilterTests {
     @Test func afterARejectionNothingReachesDownstreamNotEvenTheEnd() throws {
         let rule = Rule(name: "no-b", match: RuleMatch(field: Build.names("b")), reject: .init())
         let body = FormBody([FormPart("a", text: "1"), FormPart("b", text: "2"), FormPart("c", text: "3")])
-        var filter = PolicyFilter(stage: PolicyStage<NoPartDigest>(route: Build.route([rule])), downstream: RecordingHandler())
+        var filter = PolicyFilter(
+            stage: PolicyStage<NoPartDigest>(route: Build.route([rule])), downstream: RecordingHandler())
         var parser = MultipartParser(boundary: Boundary(FormBody.boundary)!)
         try body.bytes.withUnsafeBytes { try parser.parse($0, into: &filter) }
         try parser.finish(into: &filter)
@@ -23,7 +24,8 @@ struct PolicyFilterTests {
     @Test func streamedBytesStayPointersIntoTheInput() throws {
         let data = FileFixtures.filler(100_000)
         let body = FormBody([FormPart("f", filename: "big.bin", data)])
-        let run = try PolicyHarness.run(Build.route(), body.bytes, cuts: Array(stride(from: 4096, to: body.bytes.count, by: 4096)))
+        let run = try PolicyHarness.run(
+            Build.route(), body.bytes, cuts: Array(stride(from: 4096, to: body.bytes.count, by: 4096)))
         #expect(run.parts[0].data == data)
         // Only what the parser holds back at span edges (a few bytes per span) is not in the span.
         #expect(run.copied < 100)
@@ -41,14 +43,16 @@ struct PolicyFilterTests {
 
     @Test func aHeadThePolicyWritesIsTheRewrittenOne() {
         let rule = Rule(name: "r", rename: .init(field: Build.template("renamed")))
-        var filter = PolicyFilter(stage: PolicyStage<NoPartDigest>(route: Build.route([rule])), downstream: RecordingHandler())
+        var filter = PolicyFilter(
+            stage: PolicyStage<NoPartDigest>(route: Build.route([rule])), downstream: RecordingHandler())
         filter.partHead(PartHead(index: 0, name: "orig", headers: [PartHeader(name: "X-Client", value: "1")]))
         Array("abc".utf8).withUnsafeBytes { filter.partBody($0, offset: 10) }
         filter.partEnd()
         filter.end()
-        #expect(filter.downstream.parts == [
-            RecordingHandler.Part(head: PartHead(index: 0, name: "renamed"), data: Array("abc".utf8), ended: true),
-        ])
+        #expect(
+            filter.downstream.parts == [
+                RecordingHandler.Part(head: PartHead(index: 0, name: "renamed"), data: Array("abc".utf8), ended: true)
+            ])
         #expect(filter.downstream.ended)
     }
 }

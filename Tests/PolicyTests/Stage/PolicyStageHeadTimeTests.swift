@@ -43,12 +43,15 @@ struct PolicyStageHeadTimeTests {
 
     @Test(arguments: [403, 400, 422])
     func rejectRefusesWithTheRuleStatus(status: Int) throws {
-        let rule = Rule(name: "no-php", match: RuleMatch(extension: Build.types("php", "phtml")), reject: .init(status: status))
+        let rule = Rule(
+            name: "no-php", match: RuleMatch(extension: Build.types("php", "phtml")), reject: .init(status: status))
         let body = FormBody([Self.note, FormPart("f", filename: "shell.PHP", text: "<?php")])
         let run = try PolicyHarness.runEverySplit(Build.route([rule]), body)
-        #expect(run.rejection == PolicyRejection(
-            status: status, reason: .rule, rule: "no-php", partIndex: 1,
-            detail: "part 1 ('f') is refused by rule 'no-php'"))
+        #expect(
+            run.rejection
+                == PolicyRejection(
+                    status: status, reason: .rule, rule: "no-php", partIndex: 1,
+                    detail: "part 1 ('f') is refused by rule 'no-php'"))
         #expect(!run.ended)
         #expect(run.parts.map(\.head.name) == ["note"])
         #expect(run.records.map(\.decision) == [.pass, .reject])
@@ -136,7 +139,8 @@ struct PolicyStageHeadTimeTests {
         let first = Rule(
             name: "first", setHeaders: [.init(name: "X-A", value: "1"), .init(name: "X-B", value: "1")])
         let second = Rule(
-            name: "second", setHeaders: [.init(name: "x-a", value: "2"), .init(name: "Content-Type", value: "text/csv")],
+            name: "second",
+            setHeaders: [.init(name: "x-a", value: "2"), .init(name: "Content-Type", value: "text/csv")],
             removeHeaders: ["X-B"])
         let third = Rule(name: "third", match: RuleMatch(field: Build.names("bare")), removeHeaders: ["content-type"])
         let body = FormBody([
@@ -147,7 +151,8 @@ struct PolicyStageHeadTimeTests {
         #expect(run.parts[0].head.headers == [PartHeader(name: "x-a", value: "2")])
         #expect(run.parts[0].head.contentType == "text/csv")
         #expect(run.parts[1].head.contentType == nil)
-        #expect(run.records[0].forwardedType == "text/csv" && run.records[0].declaredType == "text/plain; charset=utf-8")
+        #expect(
+            run.records[0].forwardedType == "text/csv" && run.records[0].declaredType == "text/plain; charset=utf-8")
     }
 
     @Test func stripAndRejectEndTheEvaluation() throws {

@@ -46,9 +46,10 @@ struct PolicyStageReportOnlyTests {
         let run = try PolicyHarness.runEverySplit(route, Self.body)
         #expect(run.records.allSatisfy { $0.reportOnly })
         #expect(run.records.map(\.decision) == [.strip, .truncate, .reject, .reject, .reject, .reject, .reject])
-        #expect(run.records.map(\.rule) == [
-            "drop-internal", "avatar", "avatar", "no-exe", "charset", "default", "default",
-        ])
+        #expect(
+            run.records.map(\.rule) == [
+                "drop-internal", "avatar", "avatar", "no-exe", "charset", "default", "default",
+            ])
         #expect(run.records[0].decisionText == "strip (report-only)")
         #expect(run.records[2].detail == "part 2 is image/gif, which is not allowed")
         #expect(run.records[1].forwardedFilename == "me.png", "what went out: the baseline's sanitised name")

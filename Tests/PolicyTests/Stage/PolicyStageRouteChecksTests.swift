@@ -7,14 +7,17 @@ import Testing
 /// The route's own checks: `unsafe_filenames` and `charsets` (part Content-Type and `_charset_` fields).
 @Suite("PolicyStage route checks")
 struct PolicyStageRouteChecksTests {
-    static let traversal = ["../../etc/passwd", "/abs", "C:x.txt", "..", ".htaccess", "a..b.txt", "évier ünïcödé.txt"]
+    static let traversal = [
+        "../../etc/passwd", "/abs", "C:x.txt", "..", ".htaccess", "a..b.txt", "évier ünïcödé.txt",
+    ]
 
     @Test func sanitizeRewritesUnsafeFilenamesThroughTheParser() throws {
         let body = FormBody(Self.traversal.map { FormPart("f", filename: $0, text: "x") })
         let run = try PolicyHarness.runEverySplit(Build.route(), body)
-        #expect(run.parts.map(\.head.filename) == [
-            "passwd", "abs", "x.txt", "unnamed", "htaccess", "a.b.txt", "évier ünïcödé.txt",
-        ])
+        #expect(
+            run.parts.map(\.head.filename) == [
+                "passwd", "abs", "x.txt", "unnamed", "htaccess", "a.b.txt", "évier ünïcödé.txt",
+            ])
         #expect(run.records.map(\.filename) == Self.traversal)
     }
 
@@ -31,7 +34,8 @@ struct PolicyStageRouteChecksTests {
 
     @Test func allowForwardsAsIsUnlessTheEncoderCannotWriteIt() throws {
         let route = Build.route(unsafeFilenames: .allow)
-        let run = try PolicyHarness.runEverySplit(route, FormBody([FormPart("f", filename: "../../etc/passwd", text: "x")]))
+        let run = try PolicyHarness.runEverySplit(
+            route, FormBody([FormPart("f", filename: "../../etc/passwd", text: "x")]))
         #expect(run.parts[0].head.filename == "../../etc/passwd")
         var stage = PolicyStage<NoPartDigest>(route: route)
         guard case .reject(let rejection) = stage.partHead(PartHead(index: 0, name: "f", filename: "a\"b")) else {
@@ -70,7 +74,8 @@ struct PolicyStageRouteChecksTests {
         ])
         let run = try PolicyHarness.runEverySplit(Build.route(), body)
         #expect(run.rejection == nil && run.parts.count == 3)
-        let none = try PolicyHarness.runEverySplit(Build.route(charsets: []), FormBody([FormPart("a", type: "text/plain; charset=utf-8", text: "x")]))
+        let none = try PolicyHarness.runEverySplit(
+            Build.route(charsets: []), FormBody([FormPart("a", type: "text/plain; charset=utf-8", text: "x")]))
         #expect(none.rejection?.reason == .charset, "charsets: [] allows none")
     }
 

@@ -16,9 +16,11 @@ struct PolicyStageSizeTimeTests {
     @Test func rejectRefusesWith413AtTheFirstByteTooMany() throws {
         let body = FormBody([FormPart("file", filename: "a.bin", Self.big), FormPart("after", text: "x")])
         let run = try PolicyHarness.runEverySplit(Build.route([Self.capped(3000, .reject)]), body)
-        #expect(run.rejection == PolicyRejection(
-            status: 413, reason: .tooLarge, rule: "cap", partIndex: 0,
-            detail: "part 0 is larger than 3000 bytes (max_bytes)"))
+        #expect(
+            run.rejection
+                == PolicyRejection(
+                    status: 413, reason: .tooLarge, rule: "cap", partIndex: 0,
+                    detail: "part 0 is larger than 3000 bytes (max_bytes)"))
         var stage = PolicyStage<NoPartDigest>(route: Build.route([Self.capped(10, .reject)]))
         #expect(stage.partHead(PartHead(index: 0, name: "file")) == .writeHead(PartHead(index: 0, name: "file")))
         #expect(Array(Self.big[0..<10]).withUnsafeBytes { stage.partBody($0) } == .forward(0..<10))
@@ -60,7 +62,8 @@ struct PolicyStageSizeTimeTests {
     @Test(arguments: [10, 1000, 1444])
     func stripBelowTheWindowIsDecidedWhileHeld(cap: Int) throws {
         let body = FormBody([
-            FormPart("file", filename: "big.bin", Self.big), FormPart("file", filename: "small.bin", Array(Self.big[0..<cap])),
+            FormPart("file", filename: "big.bin", Self.big),
+            FormPart("file", filename: "small.bin", Array(Self.big[0..<cap])),
         ])
         let run = try PolicyHarness.runEverySplit(Build.route([Self.capped(Int64(cap), .strip)]), body)
         #expect(run.rejection == nil)

@@ -96,7 +96,8 @@ struct PolicyStageSniffTimeTests {
 
     @Test func aRuleBeforeTheSniffRuleStillDecidesAtHeadTime() throws {
         let strip = Rule(name: "strip-b", match: RuleMatch(field: Build.names("b")), strip: true)
-        let sniffed = Rule(name: "pdf-only", match: RuleMatch(sniffedType: Build.types("application/pdf")), reject: .init())
+        let sniffed = Rule(
+            name: "pdf-only", match: RuleMatch(sniffedType: Build.types("application/pdf")), reject: .init())
         let body = FormBody([FormPart("b", FileFixtures.pdf()), FormPart("c", FileFixtures.pdf())])
         var stage = PolicyStage<NoPartDigest>(route: Build.route([strip, sniffed]))
         #expect(stage.partHead(PartHead(index: 0, name: "b")) == .none)
@@ -130,8 +131,9 @@ struct PolicyStageSniffTimeTests {
         #expect(stage.partHead(head) == .none)
         let png = FileFixtures.png(idatBytes: 4000)
         #expect(Array(png[0..<1000]).withUnsafeBytes { stage.partBody($0) } == .none)
-        #expect(Array(png[1000..<3000]).withUnsafeBytes { stage.partBody($0) }
-            == .release(head: head, held: Array(png[0..<1000]), forward: 0..<2000))
+        #expect(
+            Array(png[1000..<3000]).withUnsafeBytes { stage.partBody($0) }
+                == .release(head: head, held: Array(png[0..<1000]), forward: 0..<2000))
         #expect(Array(png[3000...]).withUnsafeBytes { stage.partBody($0) } == .forward(0..<(png.count - 3000)))
         #expect(stage.partEnd() == .endPart)
         #expect(stage.takeAuditRecords().map(\.decision) == [.pass])

@@ -50,7 +50,8 @@ struct PolicyStageValidationTests {
         case "large jpeg": bytes = FileFixtures.jpeg(scanBytes: 5000)
         default: bytes = FileFixtures.pdf(padding: 4000)
         }
-        let run = try PolicyHarness.runEverySplit(Build.route([Self.rule()]), FormBody([FormPart("u", filename: "f", bytes)]))
+        let run = try PolicyHarness.runEverySplit(
+            Build.route([Self.rule()]), FormBody([FormPart("u", filename: "f", bytes)]))
         #expect(run.rejection == nil && run.ended)
         #expect(run.parts[0].data == bytes)
     }
@@ -63,7 +64,9 @@ struct PolicyStageValidationTests {
         let run = try PolicyHarness.runEverySplit(Build.route([Self.rule(.strip)]), body)
         #expect(run.rejection == nil)
         #expect(run.parts.map(\.head.filename) == ["b.gif"])
-        #expect(run.records[0].decision == .strip && run.records[0].detail == "invalid structure: data after the GIF trailer")
+        #expect(
+            run.records[0].decision == .strip
+                && run.records[0].detail == "invalid structure: data after the GIF trailer")
     }
 
     @Test func aStreamedPolyglotCannotBeStrippedAnymore() throws {
@@ -93,7 +96,8 @@ struct PolicyStageValidationTests {
     @Test func typesWithoutAWalkerAreNotValidated() throws {
         let rule = Rule(name: "any", sniff: SniffRule(validate: true))
         let zip = FileFixtures.zip + FileFixtures.script
-        let run = try PolicyHarness.runEverySplit(Build.route([rule]), FormBody([FormPart("z", filename: "a.zip", zip)]))
+        let run = try PolicyHarness.runEverySplit(
+            Build.route([rule]), FormBody([FormPart("z", filename: "a.zip", zip)]))
         #expect(run.rejection == nil && run.parts[0].data == zip)
     }
 
@@ -101,7 +105,8 @@ struct PolicyStageValidationTests {
         let rule = Rule(
             name: "images", sniff: SniffRule(allow: Build.types("image/png"), validate: true), maxBytes: 100,
             onExceed: .truncate)
-        let run = try PolicyHarness.runEverySplit(Build.route([rule]), FormBody([FormPart("p", FileFixtures.png(idatBytes: 500))]))
+        let run = try PolicyHarness.runEverySplit(
+            Build.route([rule]), FormBody([FormPart("p", FileFixtures.png(idatBytes: 500))]))
         #expect(run.rejection?.reason == .invalidStructure, "validation sees what is forwarded")
     }
 }
