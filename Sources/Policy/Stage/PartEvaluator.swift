@@ -114,11 +114,14 @@ struct PartEvaluator: Sendable {
         return true
     }
 
-    /// The first failing check of a `sniff:` action, or nil.
+    /// The first failing check of a `sniff:` action, or nil. An empty part with an empty filename (a file input
+    /// left empty) passes every check.
     private static func sniffFailure(
         _ sniff: SniffRule, _ sniffed: SniffResult, _ facts: PartFacts
     ) -> (reason: PolicyRejection.Reason, detail: String)? {
         let index = facts.head.index
+        // "No file chosen": browsers send an empty part with `filename=""`; there is no content to check.
+        if facts.head.filename?.isEmpty == true, sniffed.signature == "empty" { return nil }
         if let allow = sniff.allow, !allow.contains(where: { $0.matches(sniffed.mimeType) }) {
             return (.typeNotAllowed, "part \(index) is \(sniffed.mimeType), which is not allowed")
         }

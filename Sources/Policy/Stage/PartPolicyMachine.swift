@@ -138,7 +138,8 @@ struct PartPolicyMachine<Digest: PartDigest> {
         case .streaming:
             return stream(bytes)
         case .holding:
-            let exceeded = headPlan?.cap.map { Int64(window.count) > $0.bytes } ?? false
+            // A `_charset_` value is judged whole, at its end; other held parts as soon as they pass the cap.
+            let exceeded = !holdsCharsetValue && headPlan?.cap.map { Int64(window.count) > $0.bytes } == true
             guard exceeded || window.isFull else { return .none }
             return release(bytes, earlier: earlier)
         }

@@ -40,10 +40,9 @@ struct JPEGWalker: StructureWalking {
                 index += count
                 if remaining == 0 { endSegment() }
             case .entropy:
-                var next = index
-                while next < bytes.count, bytes[next] != 0xFF { next += 1 }
-                if next < bytes.count { state = .entropyFF }
-                index = next + 1
+                guard let marker = ByteScan.firstIndex(of: 0xFF, in: bytes, from: index) else { return }
+                state = .entropyFF
+                index = marker + 1
             default:
                 let byte = bytes[index]
                 index += 1

@@ -138,4 +138,15 @@ struct PolicyStageSniffTimeTests {
         #expect(stage.partEnd() == .endPart)
         #expect(stage.takeAuditRecords().map(\.decision) == [.pass])
     }
+
+    @Test func anEmptyFileInputPassesTheSniffChecksButAnEmptyNamedFileDoesNot() throws {
+        let sniff = SniffRule(allow: Build.types("image/png"), extensionMustMatch: true, validate: true)
+        let empty = FormBody([FormPart("avatar", filename: "", type: "application/octet-stream", [])])
+        let run = try PolicyHarness.runEverySplit(Build.route([Self.avatarRule(sniff)]), empty)
+        #expect(run.rejection == nil && run.parts.count == 1 && run.parts[0].data.isEmpty)
+        let named = FormBody([FormPart("avatar", filename: "x.png", type: "image/png", [])])
+        #expect(
+            try PolicyHarness.runEverySplit(Build.route([Self.avatarRule(sniff)]), named).rejection?.reason
+                == .typeNotAllowed)
+    }
 }

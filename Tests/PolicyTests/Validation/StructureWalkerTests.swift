@@ -173,4 +173,38 @@ struct StructureWalkerTests {
         #expect(StructureWalker(for: .zip) == nil)
         #expect(StructureWalker(for: .plainText) == nil)
     }
+
+    /// The PDF rule stated plainly: after the header, the last `%%EOF` is followed by whitespace only.
+    static func referencePDFVerdict(_ bytes: [UInt8]) -> Bool {
+        let body = Array(bytes.dropFirst(8))
+        let marker = Array("%%EOF".utf8)
+        guard body.count >= 5,
+            let last = (0...(body.count - 5)).last(where: { Array(body[$0..<($0 + 5)]) == marker })
+        else { return false }
+        return body[(last + 5)...].allSatisfy { [0, 9, 10, 12, 13, 32].contains($0) }
+    }
+
+    @Test func pdfMarkersAreFoundAcrossAnySplit() {
+        var generator = SplitMix(seed: 0x9DF)
+        let alphabet = Array("%%%EOF \nx".utf8)
+        for _ in 0..<2000 {
+            let length = Int(generator.next() % 24)
+            let tail = (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
+            let bytes = Array("%PDF-1.4".utf8) + tail
+            let expected: StructureVerdict =
+                Self.referencePDFVerdict(bytes)
+                ? .valid
+                : (bytes.count < 13 || !Self.containsMarker(tail)
+                    ? .invalid("a PDF without a %%EOF marker") : .invalid("data after the PDF's last %%EOF marker"))
+            #expect(Self.verdict(.pdf, bytes) == expected, "\(String(decoding: tail, as: UTF8.self).debugDescription)")
+            #expect(Self.verdict(.pdf, bytes, cuts: Array(1..<bytes.count)) == expected)
+            let cut = Int(generator.next() % UInt64(bytes.count + 1))
+            #expect(Self.verdict(.pdf, bytes, cuts: [cut]) == expected)
+        }
+    }
+
+    static func containsMarker(_ bytes: [UInt8]) -> Bool {
+        let marker = Array("%%EOF".utf8)
+        return bytes.count >= 5 && (0...(bytes.count - 5)).contains { Array(bytes[$0..<($0 + 5)]) == marker }
+    }
 }
