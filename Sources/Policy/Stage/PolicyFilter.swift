@@ -27,6 +27,7 @@ public struct PolicyFilter<Digest: PartDigest, Downstream: MultipartHandler>: Mu
     /// The rejection, once the policy refused the request.
     public var rejection: PolicyRejection? { stage.rejection }
 
+    /// Runs the stage on a part head; passes on the head it writes, if any.
     public mutating func partHead(_ head: PartHead) {
         partDataOffset = nil
         if case .writeHead(let output) = stage.partHead(head) {
@@ -34,6 +35,8 @@ public struct PolicyFilter<Digest: PartDigest, Downstream: MultipartHandler>: Mu
         }
     }
 
+    /// Runs the stage on body bytes; passes on the forwarded sub-range of `bytes` (same memory), preceded, when
+    /// a held part is released, by its head and held bytes.
     public mutating func partBody(_ bytes: UnsafeRawBufferPointer, offset: Int64) {
         if partDataOffset == nil { partDataOffset = offset }
         switch stage.partBody(bytes) {
@@ -52,6 +55,7 @@ public struct PolicyFilter<Digest: PartDigest, Downstream: MultipartHandler>: Mu
         }
     }
 
+    /// Runs the stage on a part's end; ends the part downstream if it was written (releasing it first if held).
     public mutating func partEnd() {
         switch stage.partEnd() {
         case .none, .reject:
@@ -65,12 +69,14 @@ public struct PolicyFilter<Digest: PartDigest, Downstream: MultipartHandler>: Mu
         }
     }
 
+    /// Passes the end of the body on, unless the request was refused.
     public mutating func end() {
         guard stage.rejection == nil else { return }
         stage.end()
         downstream.end()
     }
 
+    /// Passes a normalised strictness violation on, unless the request was refused.
     public mutating func violation(_ violation: MultipartViolation) {
         guard stage.rejection == nil else { return }
         downstream.violation(violation)

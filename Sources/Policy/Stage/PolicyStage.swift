@@ -31,7 +31,9 @@ import Sniff
 /// - **Sniff time**: when a rule whose head conditions hold has a `sniffed_type` condition or a `sniff:` action,
 ///   the head and bytes are held until the window is full (1445 bytes) or the part ends, whichever comes
 ///   first; then the rules run again with the sniffed type (of the first ≤ 1445 received bytes). `_charset_`
-///   fields and parts under an `on_exceed: strip` cap below 1445 bytes are held the same way.
+///   fields and parts under an `on_exceed: strip` cap below 1445 bytes are held the same way. The decision
+///   looks at the window's bytes only; the rest of the span that filled it is then treated as streamed, so
+///   every outcome is the same however the body was split.
 /// - **Size time**: past `max_bytes` (the smallest of the matching rules'): `reject` refuses with 413,
 ///   `truncate` forwards the first `max_bytes` bytes, `strip` drops a part still held and otherwise refuses
 ///   with 413, since bytes already written upstream cannot be taken back.
@@ -39,9 +41,10 @@ import Sniff
 ///   earlier, such as a byte after `IEND`, refuses at once) and `_charset_` values. A part still held is
 ///   stripped or refused cleanly; a streamed one can only be refused (415).
 ///
-/// Rule semantics are those of ``PartEvaluator``: rules in order, every matching rule's actions apply,
-/// `strip`/`reject`/a failed sniff check end the evaluation, and the route's `default:` applies when no rule
-/// matched. Forwarded heads carry no client headers other than Content-Disposition and Content-Type.
+/// Rules run in order and every matching rule's actions apply (the last rename per name wins, header
+/// operations in order, the smallest cap); `strip`, `reject` and a failed sniff check end the evaluation; the
+/// route's `default:` applies when no rule matched. Forwarded heads carry no client headers other than
+/// Content-Disposition and Content-Type. docs/policy.md has the full semantics.
 ///
 /// ## Report-only
 /// With `report_only: true`, the stage forwards exactly what the route would forward without rules (no rules,
