@@ -1,0 +1,187 @@
+import Multipart
+
+/// Makes client-chosen filenames and field names safe to forward (`unsafe_filenames: sanitize`, and every
+/// name a `rename:` template produces).
+///
+/// ``sanitizeFilename(_:maxBytes:)`` applies, in order:
+/// 1. **path components**: only the text after the last `/` or `\` is kept (`../../etc/passwd` → `passwd`,
+///    `C:\x` → `x`), then a leading drive letter (`C:x` → `x`) is dropped;
+/// 2. **characters**: control characters (C0, DEL, C1), invisible bidi and format characters (U+200B, U+200E, U+200F,
+///    U+202A–U+202E, U+2060–U+2064, U+2066–U+2069, U+FEFF: the `evil\u{202E}gpj.exe` trick; joiners, which
+///    emoji and several scripts need, stay), the Windows-reserved
+///    `" : < > | ? *` (`:` also names NTFS streams), and the `%` of a literal `%22`, `%0D` or `%0A`
+///    (``UnsafeName``) each become `_`; every other character, non-ASCII ones included, is kept;
+/// 3. **dots and spaces**: a run of dots becomes one dot (no `..` survives), and leading and trailing dots and
+///    spaces are removed (no hidden files; Windows drops trailing ones anyway);
+/// 4. **device names**: a name whose part before the first dot is a Windows device (`CON`, `NUL`, `COM1`, …)
+///    gets a `_` prefix;
+/// 5. **length**: a name longer than `maxBytes` UTF-8 bytes loses characters from the end of its stem, so the
+///    extension survives (`{very long}.png` stays a `.png`);
+/// 6. a non-empty name that ends up empty becomes ``fallbackName``. The empty filename (`filename=""`, which
+///    browsers send for "no file chosen") stays empty.
+///
+/// The result is a fixed point (sanitising it again changes nothing), and the canonical encoder can always
+/// write it. A filename is *unsafe* exactly when sanitising would change it (``isSafeFilename(_:)``).
+public enum SafeName {
+    /// The default filename length cap in UTF-8 bytes (what common file systems allow).
+    public static let maxFilenameBytes = 255
+    /// What a name that sanitises to nothing becomes.
+    public static let fallbackName = "unnamed"
+    /// The longest extension (dot included, UTF-8 bytes) the length cap keeps whole.
+    static let maxKeptExtensionBytes = 32
+
+    /// The safe form of a client filename; see the type's documentation for the steps.
+    /// - Parameters:
+    ///   - filename: the filename as the client sent it.
+    ///   - maxBytes: the UTF-8 length cap (default ``maxFilenameBytes``; at least 16).
+    /// - Returns: a filename without path components, `..`, control characters or unsafe characters.
+    public static func sanitizeFilename(_ filename: String, maxBytes: Int = maxFilenameBytes) -> String {
+        guard !filename.isEmpty else { return "" }
+        var scalars = Array(filename.unicodeScalars)
+        if let separator = scalars.lastIndex(where: { $0 == "/" || $0 == "\\" }) {
+            scalars.removeSubrange(...separator)
+        }
+        if scalars.count >= 2, isASCIILetter(scalars[0]), scalars[1] == ":" {
+            scalars.removeFirst(2)
+        }
+        var cleaned: [Unicode.Scalar] = []
+        cleaned.reserveCapacity(scalars.count)
+        for (index, scalar) in scalars.enumerated() {
+            if replacesWithUnderscore(scalar) || (scalar == "%" && isUnsafeEscape(scalars, after: index)) {
+                cleaned.append("_")
+            } else if scalar == ".", cleaned.last == "." {
+                continue
+            } else {
+                cleaned.append(scalar)
+            }
+        }
+        trimDotsAndSpaces(&cleaned)
+        if isWindowsDeviceName(cleaned) { cleaned.insert("_", at: 0) }
+        var name = String(String.UnicodeScalarView(cleaned))
+        if name.utf8.count > maxBytes {
+            name = capped(name, maxBytes: max(16, maxBytes))
+            // A cut may leave a bare device name ("CONxxx…" → "CON.png"): overwrite, so the length holds.
+            var capped = Array(name.unicodeScalars)
+            if isWindowsDeviceName(capped) {
+                capped[0] = "_"
+                name = String(String.UnicodeScalarView(capped))
+            }
+        }
+        return name.isEmpty ? fallbackName : name
+    }
+
+    /// Whether a filename is already safe: ``sanitizeFilename(_:maxBytes:)`` would return it unchanged.
+    /// - Parameter filename: the filename as sent.
+    public static func isSafeFilename(_ filename: String) -> Bool {
+        sanitizeFilename(filename) == filename
+    }
+
+    /// Whether the canonical encoder can write a name or filename as it is: none of ``UnsafeName``'s characters
+    /// and no control character.
+    /// - Parameter name: a field name or filename.
+    public static func isEncodable(_ name: String) -> Bool {
+        UnsafeName.isSafe(name) && !name.unicodeScalars.contains(where: isControl)
+    }
+
+    /// The safe form of a field name a template produced: control, bidi and format characters, `"`, `\` and the
+    /// `%` of `%22` / `%0D` / `%0A` become `_`; an empty result becomes ``fallbackName``. Field names keep
+    /// `/`, `:` and dots: they are not paths.
+    /// - Parameter name: the rendered field name.
+    public static func sanitizeFieldName(_ name: String) -> String {
+        let scalars = Array(name.unicodeScalars)
+        var cleaned = String.UnicodeScalarView()
+        for (index, scalar) in scalars.enumerated() {
+            let unsafe =
+                isControl(scalar) || isInvisibleFormat(scalar) || scalar == "\"" || scalar == "\\"
+                || (scalar == "%" && isUnsafeEscape(scalars, after: index))
+            cleaned.append(unsafe ? "_" : scalar)
+        }
+        return cleaned.isEmpty ? fallbackName : String(cleaned)
+    }
+
+    // MARK: Steps
+
+    private static func replacesWithUnderscore(_ scalar: Unicode.Scalar) -> Bool {
+        if isControl(scalar) || isInvisibleFormat(scalar) { return true }
+        switch scalar {
+        case "\"", ":", "<", ">", "|", "?", "*": return true
+        default: return false
+        }
+    }
+
+    /// C0 controls, DEL and C1 controls.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// Zero-width space, bidi marks, overrides and isolates, invisible operators and the BOM: characters that make a
+    /// name display differently from what it is (the zero-width joiners U+200C/U+200D are kept).
+    private static func isInvisibleFormat(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2060...0x2064, 0x2066...0x2069, 0xFEFF: return true
+        default: return false
+        }
+    }
+
+    private static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+    }
+
+    /// Whether the `%` at `index` starts `22`, `0D` or `0A` (any case).
+    private static func isUnsafeEscape(_ scalars: [Unicode.Scalar], after index: Int) -> Bool {
+        guard index + 2 < scalars.count else { return false }
+        switch (scalars[index + 1], scalars[index + 2]) {
+        case ("2", "2"), ("0", "d"), ("0", "D"), ("0", "a"), ("0", "A"): return true
+        default: return false
+        }
+    }
+
+    private static func trimDotsAndSpaces(_ scalars: inout [Unicode.Scalar]) {
+        while let last = scalars.last, last == "." || last == " " { scalars.removeLast() }
+        let leading = scalars.prefix { $0 == "." || $0 == " " }.count
+        scalars.removeFirst(leading)
+    }
+
+    private static let deviceNames: Set<String> = {
+        var names: Set<String> = ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"]
+        for digit in 0...9 {
+            names.insert("COM\(digit)")
+            names.insert("LPT\(digit)")
+        }
+        return names
+    }()
+
+    private static func isWindowsDeviceName(_ scalars: [Unicode.Scalar]) -> Bool {
+        let stem = scalars.prefix { $0 != "." }
+        guard stem.count <= 7 else { return false }
+        var text = String(String.UnicodeScalarView(stem)).uppercased()
+        while text.last == " " { text.removeLast() }
+        return deviceNames.contains(text)
+    }
+
+    /// Cuts characters from the end of the stem until the name fits, keeping a short extension whole.
+    private static func capped(_ name: String, maxBytes: Int) -> String {
+        var stem = Substring(name)
+        var ext = Substring("")
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex,
+            name.utf8.distance(from: dot, to: name.endIndex) <= min(maxKeptExtensionBytes, maxBytes / 2)
+        {
+            stem = name[..<dot]
+            ext = name[dot...]
+        }
+        let budget = maxBytes - ext.utf8.count
+        var length = 0
+        var end = stem.startIndex
+        for index in stem.indices {
+            let next = stem.index(after: index)
+            let width = stem.utf8.distance(from: index, to: next)
+            guard length + width <= budget else { break }
+            length += width
+            end = next
+        }
+        var kept = Array(stem[..<end].unicodeScalars)
+        while let last = kept.last, last == "." || last == " " { kept.removeLast() }
+        guard !kept.isEmpty else { return String(ext.dropFirst()) }
+        return String(String.UnicodeScalarView(kept)) + ext
+    }
+}

@@ -1,0 +1,170 @@
+import Multipart
+import Sniff
+
+extension PartPolicyMachine {
+    /// Decides a held part on its window, at sniff time (window full), size time (past a cap known at head time)
+    /// or its end.
+    ///
+    /// The decision depends on the window's bytes only, never on how far the current span reaches past it, so
+    /// it is the same however the body was split: the window is sniffed (`complete` at the part's end) unless
+    /// the plan was settled at head time, the rules run again with the sniffed type, then come the `_charset_`
+    /// value, the cap (against the window's bytes) and validation of the window's bytes. Nothing of the part
+    /// was written yet, so a strip is still clean. On a release, the first `forwardCount` bytes of the window
+    /// go out (all of it, or up to a `truncate` cap); the caller streams the rest of the span.
+    /// - Parameter atEnd: the part has ended (the window holds all of it).
+    mutating func decide(atEnd: Bool) -> Release {
+        guard var facts else { preconditionFailure("a held part has facts") }
+        let plan: PartPlan
+        if let headPlan {
+            plan = headPlan
+        } else {
+            let sniff = window.sniff(complete: atEnd)
+            sniffed = sniff
+            facts.sniffed = sniff
+            self.facts = facts
+            guard let evaluated = evaluator.evaluate(facts) else {
+                preconditionFailure("the sniffed type settles every rule")
+            }
+            plan = evaluated
+        }
+        self.plan = plan
+        switch plan.outcome {
+        case .reject(let refusal):
+            return .reject(reject(refusal))
+        case .strip(let rule, let detail):
+            strip(rule: rule, detail: detail)
+            return .none
+        case .forward:
+            break
+        }
+        if holdsCharsetValue, let allowed = settings.charsets {
+            guard atEnd else { return .reject(charsetRejection("is a _charset_ field longer than any charset name")) }
+            let value = PartCharset.fieldValue(window.bytes)
+            guard allowed.contains(value) else {
+                return .reject(charsetRejection("is a _charset_ field naming '\(value)', which is not allowed"))
+            }
+        }
+        var count = window.count
+        if let cap = plan.cap, Int64(window.count) > cap.bytes {
+            switch cap.action {
+            case .reject:
+                return .reject(reject(tooLarge(cap, "is larger than \(cap.bytes) bytes (max_bytes)")))
+            case .strip:
+                strip(rule: cap.rule, detail: "larger than \(cap.bytes) bytes (max_bytes, on_exceed: strip)")
+                return .none
+            case .truncate:
+                count = Int(cap.bytes)
+                truncated = true
+            }
+        }
+        if let validation = plan.validation, let type = sniffed?.type, var walker = StructureWalker(for: type) {
+            window.bytes.withUnsafeBytes { walker.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            var failure = walker.failure
+            if failure == nil, atEnd, case .invalid(let reason) = walker.finish() { failure = reason }
+            if let failure {
+                guard validation.onMismatch == .strip else {
+                    return .reject(validationFailed(failure, alreadyForwarded: false))
+                }
+                strip(rule: validation.rule, detail: "invalid structure: \(failure)")
+                return .none
+            }
+            self.walker = walker
+        }
+        window.bytes.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        forwarded = Int64(count)
+        let head = forwardedHead(plan)
+        output = head
+        phase = .streaming
+        return .release(head, forwardCount: count)
+    }
+
+    /// The head to encode: renamed, with the route's filename treatment, Content-Type and headers per the plan.
+    /// Headers the client sent besides Content-Disposition and Content-Type are not forwarded (RFC 7578 §4.8);
+    /// only `set_headers` adds headers.
+    func forwardedHead(_ plan: PartPlan) -> PartHead {
+        guard let facts else { preconditionFailure("a decided part has facts") }
+        let head = facts.head
+        var output = PartHead(
+            index: head.index, name: head.name, filename: facts.filename, contentType: head.contentType,
+            headers: [], offset: head.offset)
+        let renamesFile = plan.filenameTemplate != nil && head.filename?.isEmpty == false
+        if plan.fieldTemplate != nil || renamesFile {
+            let values = templateValues(plan, head: head)
+            if let template = plan.fieldTemplate {
+                output.name = SafeName.sanitizeFieldName(template.render(values))
+            }
+            if renamesFile, let template = plan.filenameTemplate {
+                output.filename = SafeName.sanitizeFilename(template.render(values))
+            }
+        }
+        for operation in plan.headerOperations {
+            switch operation {
+            case .remove(let name) where name.lowercased() == "content-type":
+                output.contentType = nil
+            case .remove(let name):
+                let lowered = name.lowercased()
+                output.headers.removeAll { $0.name.lowercased() == lowered }
+            case .set(let field) where field.name.lowercased() == "content-type":
+                output.contentType = field.value
+            case .set(let field):
+                let lowered = field.name.lowercased()
+                output.headers.removeAll { $0.name.lowercased() == lowered }
+                output.headers.append(PartHeader(name: field.name, value: field.value))
+            case .setSniffedType:
+                guard let sniffed else { continue }
+                let declared = head.contentType.map { PartEvaluator.essence(of: $0) }
+                if declared != sniffed.mimeType { output.contentType = sniffed.mimeType }
+            }
+        }
+        return output
+    }
+
+    /// The values a rename template renders from: the original names, one UUID per part (made only if used).
+    private func templateValues(_ plan: PartPlan, head: PartHead) -> NameTemplate.Values {
+        let filename = head.filename.map { SafeName.sanitizeFilename($0) } ?? ""
+        let ext = FileExtensions.fileExtension(ofFilename: filename) ?? ""
+        var stem = filename
+        if !ext.isEmpty, let dot = filename.lastIndex(of: ".") { stem = String(filename[..<dot]) }
+        let templates = [plan.fieldTemplate, plan.filenameTemplate].compactMap { $0 }
+        let usesUUID = templates.contains { $0.placeholders.contains(.uuid) }
+        return NameTemplate.Values(
+            filename: filename, stem: stem, ext: ext, field: head.name, uuid: usesUUID ? uuid() : "",
+            index: head.index)
+    }
+
+    // MARK: Rejections
+
+    mutating func unsafeFilename(_ head: PartHead, _ what: String) -> PolicyRejection {
+        reject(
+            PolicyRejection(
+                status: 400, reason: .unsafeFilename, rule: "unsafe_filename", partIndex: head.index,
+                detail: "part \(head.index) \(what)"))
+    }
+
+    mutating func charsetRejection(_ what: String) -> PolicyRejection {
+        let index = current?.index ?? 0
+        return reject(
+            PolicyRejection(
+                status: 415, reason: .charset, rule: "charset", partIndex: index, detail: "part \(index) \(what)"))
+    }
+
+    func tooLarge(_ cap: PartPlan.Cap, _ what: String) -> PolicyRejection {
+        let index = current?.index ?? 0
+        return PolicyRejection(
+            status: 413, reason: .tooLarge, rule: cap.rule, partIndex: index, detail: "part \(index) \(what)")
+    }
+
+    /// A failed `validate`: a rejection, since a part is only ever stripped before anything of it was written.
+    mutating func validationFailed(_ reason: String, alreadyForwarded: Bool) -> PolicyRejection {
+        let index = current?.index ?? 0
+        let validation = plan?.validation
+        var detail = "part \(index) is not a well-formed file of its type: \(reason)"
+        if alreadyForwarded, validation?.onMismatch == .strip {
+            detail += " (its first bytes were already forwarded, so on_mismatch: strip cannot take them back)"
+        }
+        return reject(
+            PolicyRejection(
+                status: 415, reason: .invalidStructure, rule: validation?.rule ?? "validate", partIndex: index,
+                detail: detail))
+    }
+}

@@ -1,0 +1,304 @@
+import Multipart
+import Sniff
+
+/// The enforcing core of ``PolicyStage``: takes one part at a time through head time, sniff time, size time
+/// and part end, and says what to write at each event.
+///
+/// Phases of the current part:
+/// - `holding`: the head (and any bytes so far, in the window) are held because a decision needs the sniffed
+///   type, the value of a `_charset_` field, or a `strip` cap small enough to be decided before anything goes;
+/// - `streaming`: the head was written; bytes are forwarded up to the cap and fed to the digest and walker;
+/// - `dropping`: stripped; nothing of the part was or will be written;
+/// - `rejected`: the request was refused at this part.
+struct PartPolicyMachine<Digest: PartDigest> {
+    enum Phase: Sendable, Hashable {
+        case idle
+        case holding
+        case streaming
+        case dropping
+        case rejected
+    }
+
+    /// The outcome of deciding a held part on its window.
+    enum Release {
+        /// Stripped.
+        case none
+        /// Write the head and the window's first `forwardCount` bytes.
+        case release(PartHead, forwardCount: Int)
+        case reject(PolicyRejection)
+    }
+
+    let settings: PolicySettings
+    let evaluator: PartEvaluator
+    let uuid: @Sendable () -> String
+
+    var phase = Phase.idle
+    /// The first rejection (the request is refused at it).
+    private(set) var rejection: PolicyRejection?
+    private var records: [PartAuditRecord] = []
+
+    // The current part.
+    var current: PartHead?
+    var facts: PartFacts?
+    /// The plan found at head time, if no rule needed the sniffed type.
+    var headPlan: PartPlan?
+    /// The plan the part is forwarded under.
+    var plan: PartPlan?
+    /// The head as forwarded.
+    var output: PartHead?
+    var window = SniffWindow()
+    var sniffed: SniffResult?
+    var digest = Digest()
+    var walker: StructureWalker?
+    var received: Int64 = 0
+    var forwarded: Int64 = 0
+    var truncated = false
+    /// The part is a `_charset_` field whose value must be checked at its end.
+    var holdsCharsetValue = false
+    var stripped: (rule: String, detail: String)?
+
+    init(settings: PolicySettings, uuid: @escaping @Sendable () -> String) {
+        self.settings = settings
+        self.evaluator = PartEvaluator(rules: settings.rules, defaultAction: settings.defaultAction)
+        self.uuid = uuid
+    }
+
+    /// Whether records are waiting for ``takeRecords()``.
+    var hasRecords: Bool { !records.isEmpty }
+
+    /// The audit records completed since the last call.
+    mutating func takeRecords() -> [PartAuditRecord] {
+        var taken: [PartAuditRecord] = []
+        swap(&taken, &records)
+        return taken
+    }
+
+    // MARK: Events
+
+    mutating func partHead(_ head: PartHead) -> PolicyHeadAction {
+        startPart(head)
+        var filename: String?
+        if let original = head.filename {
+            switch settings.unsafeFilenames {
+            case .sanitize:
+                filename = SafeName.sanitizeFilename(original)
+            case .reject:
+                guard SafeName.isSafeFilename(original) else {
+                    return .reject(unsafeFilename(head, "has an unsafe filename (unsafe_filenames: reject)"))
+                }
+                filename = original
+            case .allow:
+                guard SafeName.isEncodable(original) else {
+                    return .reject(unsafeFilename(head, "has a filename with no safe spelling"))
+                }
+                filename = original
+            }
+        }
+        if let allowed = settings.charsets, let contentType = head.contentType,
+            let charset = PartCharset.charset(in: contentType), !allowed.contains(charset)
+        {
+            return .reject(charsetRejection("declares charset '\(charset)', which is not allowed"))
+        }
+        let facts = PartFacts(
+            head: head, filename: filename, fileExtension: filename.flatMap(FileExtensions.fileExtension(ofFilename:)),
+            declaredEssence: PartEvaluator.essence(of: head.contentType))
+        self.facts = facts
+        holdsCharsetValue = settings.charsets != nil && PartCharset.isCharsetField(head.name)
+        guard let plan = evaluator.evaluate(facts) else {
+            phase = .holding
+            return .none
+        }
+        headPlan = plan
+        switch plan.outcome {
+        case .reject(let refusal):
+            return .reject(reject(refusal))
+        case .strip(let rule, let detail):
+            strip(rule: rule, detail: detail)
+            return .none
+        case .forward:
+            if holdsCharsetValue || plan.cap.map({ $0.action == .strip && $0.bytes < Int64(sniffWindowSize) }) == true {
+                phase = .holding
+                return .none
+            }
+            self.plan = plan
+            let head = forwardedHead(plan)
+            output = head
+            phase = .streaming
+            return .writeHead(head)
+        }
+    }
+
+    mutating func partBody(_ bytes: UnsafeRawBufferPointer) -> PolicyBodyAction {
+        let earlier = window.count
+        if !window.isFull { window.append(bytes) }
+        received += Int64(bytes.count)
+        switch phase {
+        case .idle, .rejected, .dropping:
+            return .none
+        case .streaming:
+            return stream(bytes)
+        case .holding:
+            // A `_charset_` value is judged whole, at its end; other held parts as soon as they pass the cap.
+            let exceeded = !holdsCharsetValue && headPlan?.cap.map { Int64(window.count) > $0.bytes } == true
+            guard exceeded || window.isFull else { return .none }
+            return release(bytes, earlier: earlier)
+        }
+    }
+
+    mutating func partEnd() -> PolicyEndAction {
+        switch phase {
+        case .idle, .rejected:
+            return .none
+        case .dropping:
+            finishPart(.strip)
+            return .none
+        case .holding:
+            switch decide(atEnd: true) {
+            case .none:
+                finishPart(.strip)
+                return .none
+            case .reject(let refusal):
+                return .reject(refusal)
+            case .release(let head, let count):
+                let bytes = Array(window.bytes[0..<count])
+                finishPart(truncated ? .truncate : .pass)
+                return .release(head: head, held: bytes)
+            }
+        case .streaming:
+            if let walker, case .invalid(let reason) = walker.finish() {
+                return .reject(validationFailed(reason, alreadyForwarded: true))
+            }
+            finishPart(truncated ? .truncate : .pass)
+            return .endPart
+        }
+    }
+
+    // MARK: Streaming
+
+    /// Decides a held part during a body event: the window's bytes from earlier events are released as held
+    /// bytes, those from this span as a range of it, and the rest of the span goes through ``stream(_:)`` as if
+    /// it were the next event.
+    private mutating func release(_ bytes: UnsafeRawBufferPointer, earlier: Int) -> PolicyBodyAction {
+        let taken = window.count - earlier
+        switch decide(atEnd: false) {
+        case .none:
+            return .none
+        case .reject(let refusal):
+            return .reject(refusal)
+        case .release(let head, let count):
+            let held = Array(window.bytes[0..<min(earlier, count)])
+            let fromSpan = max(0, count - earlier)
+            guard fromSpan == taken, taken < bytes.count else {
+                return .release(head: head, held: held, forward: 0..<fromSpan)
+            }
+            switch stream(UnsafeRawBufferPointer(rebasing: bytes[taken...])) {
+            case .forward(let range):
+                return .release(head: head, held: held, forward: 0..<(taken + range.count))
+            case .reject(let refusal):
+                return .reject(refusal)
+            case .none, .release:
+                return .release(head: head, held: held, forward: 0..<taken)
+            }
+        }
+    }
+
+    /// A decided, written part's next bytes: forward them up to the cap.
+    private mutating func stream(_ bytes: UnsafeRawBufferPointer) -> PolicyBodyAction {
+        var count = bytes.count
+        if let cap = plan?.cap, received > cap.bytes {
+            switch cap.action {
+            case .reject:
+                return .reject(reject(tooLarge(cap, "is larger than \(cap.bytes) bytes (max_bytes)")))
+            case .strip:
+                return .reject(
+                    reject(
+                        tooLarge(
+                            cap,
+                            "is larger than \(cap.bytes) bytes (max_bytes) and its first bytes were already "
+                                + "forwarded, so on_exceed: strip cannot take them back")))
+            case .truncate:
+                truncated = true
+                count = Int(max(0, min(Int64(count), cap.bytes - forwarded)))
+            }
+        }
+        guard count > 0 else { return .none }
+        let slice = UnsafeRawBufferPointer(rebasing: bytes[0..<count])
+        if walker != nil {
+            walker!.feed(slice)
+            if let failure = walker!.failure { return .reject(validationFailed(failure, alreadyForwarded: true)) }
+        }
+        digest.update(slice)
+        forwarded += Int64(count)
+        return .forward(0..<count)
+    }
+
+    // MARK: Part lifecycle
+
+    private mutating func startPart(_ head: PartHead) {
+        current = head
+        facts = nil
+        headPlan = nil
+        plan = nil
+        output = nil
+        window.reset()
+        sniffed = nil
+        walker = nil
+        received = 0
+        forwarded = 0
+        truncated = false
+        holdsCharsetValue = false
+        stripped = nil
+        phase = .idle
+    }
+
+    /// Drops the part: nothing of it was written, nothing will be.
+    mutating func strip(rule: String, detail: String) {
+        stripped = (rule, detail)
+        phase = .dropping
+    }
+
+    /// Refuses the request at the current part and records it.
+    mutating func reject(_ refusal: PolicyRejection) -> PolicyRejection {
+        if rejection == nil { rejection = refusal }
+        records.append(record(.reject, rule: refusal.rule, detail: refusal.detail))
+        phase = .rejected
+        return refusal
+    }
+
+    /// Records the part's fate once its last byte went past.
+    private mutating func finishPart(_ decision: PartAuditRecord.Decision) {
+        switch decision {
+        case .strip:
+            records.append(record(.strip, rule: stripped?.rule, detail: stripped?.detail))
+        case .truncate:
+            let cap = plan?.cap
+            records.append(
+                record(
+                    .truncate, rule: cap?.rule,
+                    detail: cap.map { "truncated to \($0.bytes) of \(received) bytes (max_bytes)" }))
+        case .pass, .reject:
+            records.append(record(decision, rule: plan?.rule, detail: nil))
+        }
+        phase = .idle
+    }
+
+    private mutating func record(_ decision: PartAuditRecord.Decision, rule: String?, detail: String?)
+        -> PartAuditRecord
+    {
+        guard let head = current else { preconditionFailure("a record needs a part") }
+        let sniffedType: String?
+        if let sniffed {
+            sniffedType = sniffed.mimeType
+        } else if received > 0 || decision != .reject {
+            sniffedType = window.sniff(complete: received == Int64(window.count)).mimeType
+        } else {
+            sniffedType = nil
+        }
+        return PartAuditRecord(
+            index: head.index, name: head.name, forwardedName: output?.name, filename: head.filename,
+            forwardedFilename: output?.filename, declaredType: head.contentType, forwardedType: output?.contentType,
+            sniffedType: sniffedType, receivedBytes: received, forwardedBytes: forwarded,
+            digest: output == nil ? nil : digest.finalize(), decision: decision, reportOnly: false, rule: rule,
+            matchedRules: plan?.matchedRules ?? headPlan?.matchedRules ?? [], detail: detail)
+    }
+}

@@ -1,0 +1,28 @@
+/// The parts of a route configuration the policy stage enforces, in the form it uses them.
+struct PolicySettings: Sendable {
+    var rules: [Rule]
+    var defaultAction: RouteConfiguration.DefaultPartAction
+    /// Allowed `charset=` / `_charset_` values, lower case; nil when not checked.
+    var charsets: Set<String>?
+    var unsafeFilenames: RouteConfiguration.UnsafeFilenameAction
+
+    /// The route's policy as configured.
+    init(route: RouteConfiguration) {
+        rules = route.rules
+        defaultAction = route.defaultAction
+        charsets = Set(route.charsets.map { $0.lowercased() })
+        unsafeFilenames = route.unsafeFilenames
+    }
+
+    /// What a route forwards when it enforces nothing (what `report_only` forwards): no rules, `default: pass`,
+    /// no charset check, and filenames sanitised unless the route allows them as they are (`reject` would
+    /// refuse, so it forwards the sanitised name instead).
+    static func baseline(of route: RouteConfiguration) -> PolicySettings {
+        var settings = PolicySettings(route: route)
+        settings.rules = []
+        settings.defaultAction = .pass
+        settings.charsets = nil
+        if settings.unsafeFilenames == .reject { settings.unsafeFilenames = .sanitize }
+        return settings
+    }
+}

@@ -1,0 +1,146 @@
+import Multipart
+import Sniff
+
+/// The per-part policy stage: a route's rules, default action, filename and charset checks applied to the
+/// multipart parser's events, as a pure state machine that says exactly what to write.
+///
+/// ## Driving it
+/// Feed it the parser's events in order; each returns an action the caller carries out before the next event
+/// (``PolicyFilter`` does this for any downstream ``MultipartHandler``, which is all the engine needs):
+///
+/// | event | action | write, in this order |
+/// |---|---|---|
+/// | ``partHead(_:)`` | ``PolicyHeadAction/writeHead(_:)`` | encode the head |
+/// | ``partBody(_:)`` with span `bytes` | ``PolicyBodyAction/forward(_:)`` `r` | `bytes[r]` (a prefix of the span) |
+/// | | ``PolicyBodyAction/release(head:held:forward:)`` | encode `head`, copy `held`, then `bytes[forward]` |
+/// | ``partEnd()`` | ``PolicyEndAction/endPart`` | end the part |
+/// | | ``PolicyEndAction/release(head:held:)`` | encode `head`, copy `held`, end the part |
+/// | any | `.none` | nothing |
+/// | any | `.reject(r)` | nothing more for this request; answer `r` |
+///
+/// Zero-copy: body bytes are only ever forwarded as ranges of the span just given, which the engine still
+/// holds in its input and can move; the only bytes the stage owns are `held`, the part's first ≤ 1445 bytes
+/// (the sniff window) from earlier events, released once when the part is decided. A stripped part produces
+/// nothing at all; a truncated one produces ranges up to `max_bytes`, then nothing. After a rejection every
+/// later call returns `.none`; the engine aborts the upstream request if anything of the body went already
+/// (stream mode) or discards the spool.
+///
+/// ## When parts are decided
+/// - **Head time**: the filename treatment (`unsafe_filenames`), the part's `charset=`, and the rules when no
+///   matching rule needs the sniffed type. The head is written at once and the bytes stream through.
+/// - **Sniff time**: when a rule whose head conditions hold has a `sniffed_type` condition or a `sniff:` action,
+///   the head and bytes are held until the window is full (1445 bytes) or the part ends, whichever comes
+///   first; then the rules run again with the sniffed type (of the first ≤ 1445 received bytes). `_charset_`
+///   fields and parts under an `on_exceed: strip` cap below 1445 bytes are held the same way. The decision
+///   looks at the window's bytes only; the rest of the span that filled it is then treated as streamed, so
+///   every outcome is the same however the body was split.
+/// - **Size time**: past `max_bytes` (the smallest of the matching rules'): `reject` refuses with 413,
+///   `truncate` forwards the first `max_bytes` bytes, `strip` drops a part still held and otherwise refuses
+///   with 413, since bytes already written upstream cannot be taken back.
+/// - **Part end**: `validate` (PNG, JPEG, GIF, WebP, PDF walkers over the forwarded bytes; a failure known
+///   earlier, such as a byte after `IEND`, refuses at once) and `_charset_` values. A part still held is
+///   stripped or refused cleanly; a streamed one can only be refused (415).
+///
+/// Rules run in order and every matching rule's actions apply (the last rename per name wins, header
+/// operations in order, the smallest cap); `strip`, `reject` and a failed sniff check end the evaluation; the
+/// route's `default:` applies when no rule matched. Forwarded heads carry no client headers other than
+/// Content-Disposition and Content-Type. docs/policy.md has the full semantics.
+///
+/// ## Report-only
+/// With `report_only: true`, the stage forwards exactly what the route would forward without rules (no rules,
+/// `default: pass`, no charset check, `unsafe_filenames: reject` treated as `sanitize`) and evaluates the real
+/// policy alongside: audit records carry the would-be decision (``PartAuditRecord/reportOnly``). It refuses
+/// only a filename that has no safe spelling under `unsafe_filenames: allow`.
+///
+/// The stage holds the current part's head, its sniff window, a digest state and a walker, whatever the size
+/// of the body.
+public struct PolicyStage<Digest: PartDigest> {
+    private var enforcer: PartPolicyMachine<Digest>
+    /// Under report-only: the real policy, whose outputs are discarded.
+    private var shadow: PartPolicyMachine<NoPartDigest>?
+    private var wouldBe: [Int: PartAuditRecord] = [:]
+    private var completed: [PartAuditRecord] = []
+    /// True once ``end()`` was called.
+    public private(set) var ended = false
+
+    /// A stage for one request body.
+    /// - Parameters:
+    ///   - route: the route whose policy applies.
+    ///   - uuid: makes `{uuid}` values (default: random version-4 UUIDs); tests inject a fixed sequence.
+    public init(route: RouteConfiguration, uuid: @escaping @Sendable () -> String = RandomUUID.make) {
+        if route.reportOnly {
+            enforcer = PartPolicyMachine(settings: .baseline(of: route), uuid: uuid)
+            shadow = PartPolicyMachine(settings: PolicySettings(route: route), uuid: uuid)
+        } else {
+            enforcer = PartPolicyMachine(settings: PolicySettings(route: route), uuid: uuid)
+            shadow = nil
+        }
+    }
+
+    /// Whether the route is report-only.
+    public var isReportOnly: Bool { shadow != nil }
+
+    /// The rejection, once the request was refused; every later event is ignored.
+    public var rejection: PolicyRejection? { enforcer.rejection }
+
+    /// The audit records of the parts completed (or refused) since the last call, in body order.
+    public mutating func takeAuditRecords() -> [PartAuditRecord] {
+        var taken: [PartAuditRecord] = []
+        swap(&taken, &completed)
+        return taken
+    }
+
+    /// A part's head was parsed.
+    /// - Parameter head: the head as the parser emitted it.
+    /// - Returns: whether to encode a head now.
+    public mutating func partHead(_ head: PartHead) -> PolicyHeadAction {
+        guard rejection == nil else { return .none }
+        if shadow != nil { _ = shadow!.partHead(head) }
+        defer { collectRecords() }
+        return enforcer.partHead(head)
+    }
+
+    /// Bytes of the current part.
+    /// - Parameter bytes: the span the parser emitted; ranges in the action index it.
+    /// - Returns: what to write of it (and of the held bytes).
+    public mutating func partBody(_ bytes: UnsafeRawBufferPointer) -> PolicyBodyAction {
+        guard rejection == nil else { return .none }
+        if shadow != nil { _ = shadow!.partBody(bytes) }
+        defer { collectRecords() }
+        return enforcer.partBody(bytes)
+    }
+
+    /// The current part ended.
+    /// - Returns: whether to end the part (and whether a held part is written first).
+    public mutating func partEnd() -> PolicyEndAction {
+        guard rejection == nil else { return .none }
+        if shadow != nil { _ = shadow!.partEnd() }
+        defer { collectRecords() }
+        return enforcer.partEnd()
+    }
+
+    /// The body ended well-formed. Nothing is pending then: the parser ends every part first.
+    public mutating func end() {
+        ended = true
+    }
+
+    /// Moves finished records to ``takeAuditRecords()``; under report-only, each with its would-be decision.
+    private mutating func collectRecords() {
+        if shadow?.hasRecords == true {
+            for record in shadow!.takeRecords() { wouldBe[record.index] = record }
+        }
+        guard enforcer.hasRecords else { return }
+        for var record in enforcer.takeRecords() {
+            if shadow != nil {
+                record.reportOnly = true
+                if let would = wouldBe.removeValue(forKey: record.index) {
+                    record.decision = would.decision
+                    record.rule = would.rule
+                    record.matchedRules = would.matchedRules
+                    record.detail = would.detail
+                }
+            }
+            completed.append(record)
+        }
+    }
+}

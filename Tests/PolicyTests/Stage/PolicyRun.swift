@@ -1,0 +1,50 @@
+import Multipart
+
+@testable import Policy
+
+/// Fixed `{uuid}` values: `uuid-1`, `uuid-2`, … per stage.
+final class UUIDSequence: @unchecked Sendable {
+    // Unchecked: used from one test's thread only.
+    private var next = 0
+
+    func make() -> String {
+        next += 1
+        return "uuid-\(next)"
+    }
+}
+
+/// Everything a stage did with one body.
+struct PolicyRun: Sendable, Hashable {
+    var parts: [RecordingHandler.Part]
+    var ended: Bool
+    var rejection: PolicyRejection?
+    var records: [PartAuditRecord]
+    var copied: Int
+
+    /// What must not depend on how the body was split: all of it, except, when refused, what the refused part
+    /// had sent and forwarded by then.
+    var splitInvariant: PolicyRun {
+        var run = self
+        run.copied = 0
+        guard let rejection else { return run }
+        run.parts = parts.filter { $0.head.index < rejection.partIndex }
+        run.records = records.map { record in
+            guard record.index == rejection.partIndex else { return record }
+            var record = record
+            record.receivedBytes = 0
+            record.forwardedBytes = 0
+            record.digest = nil
+            record.sniffedType = nil
+            record.forwardedName = nil
+            record.forwardedFilename = nil
+            record.forwardedType = nil
+            return record
+        }
+        return run
+    }
+
+    /// The forwarded part with this original index.
+    func part(_ index: Int) -> RecordingHandler.Part? {
+        parts.first { $0.head.index == index }
+    }
+}
