@@ -69,6 +69,7 @@ extension ClientConnection {
         do {
             try exchange.rewrite!.parse(UnsafeRawBufferPointer(rebasing: chain[start..<(start + count)]), in: chain)
         } catch {
+            reportAudit(exchange)
             refuse(error)
             return false
         }
@@ -77,6 +78,12 @@ extension ClientConnection {
 
     /// Carries out the recorded ops as one chunk.
     private func apply(_ exchange: Exchange, _ upstream: UpstreamConnection, _ consumed: inout Int) -> Bool {
+        reportAudit(exchange)
+        if let rejection = exchange.rewrite!.rejection {
+            // Nothing of this call is written; bytes already upstream stay an unterminated chunked body.
+            answer(Problem(rejection.status, rejection.rule, detail: rejection.detail, part: rejection.partIndex))
+            return false
+        }
         let recorder = exchange.rewrite!.recorder
         if let error = recorder.encodingError {
             answer(Problem(400, error.code.rawValue, detail: "a name has no safe spelling"))
@@ -120,6 +127,7 @@ extension ClientConnection {
             do {
                 try exchange.rewrite!.finish()
             } catch {
+                reportAudit(exchange)
                 refuse(error)
                 return
             }
@@ -136,6 +144,14 @@ extension ClientConnection {
         }
         if clientPaused { resumeClient(upstream) }
         if exchange.responseDone { finishExchange() }
+    }
+
+    /// Hands the audit records of completed parts to the event sink.
+    private func reportAudit(_ exchange: Exchange) {
+        guard exchange.route.audit, let rewrite = exchange.rewrite else { return }
+        for record in rewrite.takeAuditRecords() {
+            worker.events.audit(record, exchange.route.name, exchange.requestID)
+        }
     }
 
     /// A multipart error: 413 for limits, 400 for malformed input; the upstream request is aborted.

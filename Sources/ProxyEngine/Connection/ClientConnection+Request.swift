@@ -67,7 +67,8 @@ extension ClientConnection {
             answer(problem)
             return
         }
-        let exchange = Exchange(head: head, framing: framing, route: route, body: body)
+        let exchange = Exchange(head: head, framing: framing, route: route, body: body,
+                                requestID: worker.nextRequestID())
         self.exchange = exchange
         if !framing.keepAlive || worker.draining { closeAfterExchange = true }
         if framing.expectsContinue, !exchange.decoder.isComplete {
@@ -97,14 +98,26 @@ extension ClientConnection {
             return .failure(Problem(error.suggestedStatus, error.code.name))
         }
         let chunked = framing.body == .chunked
-        guard route.multipart == .rewrite, let contentType else { return .success(.passthrough(chunked: chunked)) }
+        let hasBody = framing.body != .none && framing.body != .contentLength(0)
+        guard route.multipart == .rewrite else { return .success(.passthrough(chunked: chunked)) }
+        guard let contentType else {
+            return hasBody && route.otherBodies == .reject
+                ? .failure(Problem(415, "content_type_missing", detail: "this route takes multipart/form-data bodies"))
+                : .success(.passthrough(chunked: chunked))
+        }
         do {
             let parsed = try MultipartContentType.parse(contentType)
             let parser = MultipartParser(boundary: parsed.boundary, limits: route.limits.multipartLimits,
                                          strictness: route.strictness)
-            return .success(.rewrite(parser, RewriteRecorder(boundary: Boundary.random())))
+            let rewriter: any BodyRewriter = route.audit
+                ? PolicyRewriter<SHA256Digest>(parser: parser, route: route)
+                : PolicyRewriter<NoPartDigest>(parser: parser, route: route)
+            return .success(.rewrite(rewriter))
         } catch {
             if error.reason == .flag(.notMultipartFormData) || error.reason == .flag(.contentTypeSyntax) {
+                if hasBody && route.otherBodies == .reject {
+                    return .failure(Problem(415, "other_body", detail: "this route takes multipart/form-data bodies"))
+                }
                 return .success(.passthrough(chunked: chunked))
             }
             return .failure(Problem(400, error.name, detail: "the multipart Content-Type is ambiguous"))
@@ -124,7 +137,7 @@ extension ClientConnection {
         let via = head.values("via") + ["\(head.version.major).\(head.version.minor) partgate"]
         adding.append(HTTPField(name: "Via", value: via.joined(separator: ", ")))
         if let rewrite = exchange.rewrite {
-            adding.append(HTTPField(name: "Content-Type", value: rewrite.recorder.encoder.contentType))
+            adding.append(HTTPField(name: "Content-Type", value: rewrite.contentType))
             adding.append(HTTPField(name: "Transfer-Encoding", value: "chunked"))
         } else if exchange.chunkedPassthrough {
             adding.append(HTTPField(name: "Transfer-Encoding", value: "chunked"))

@@ -8,26 +8,8 @@ final class Exchange {
     enum BodyMode {
         /// Relayed as it came (Content-Length bodies byte for byte; chunked bodies re-chunked).
         case passthrough(chunked: Bool)
-        /// Parsed and re-encoded with a fresh boundary, sent chunked.
-        case rewrite(MultipartParser, RewriteRecorder)
-    }
-
-    /// The multipart state of a rewritten body, mutated in place.
-    struct Rewrite {
-        var parser: MultipartParser
-        var recorder: RewriteRecorder
-
-        /// Parses body bytes lying in `chain` into recorded ops.
-        mutating func parse(_ span: UnsafeRawBufferPointer, in chain: UnsafeRawBufferPointer) throws(MultipartError) {
-            recorder.begin(chain: chain)
-            try parser.parse(span, into: &recorder)
-        }
-
-        /// Ends the body: the close delimiter becomes a recorded op.
-        mutating func finish() throws(MultipartError) {
-            recorder.begin(chain: nil)
-            try parser.finish(into: &recorder)
-        }
+        /// Parsed, run through the route's policy, and re-encoded with a fresh boundary, sent chunked.
+        case rewrite(any BodyRewriter)
     }
 
     let head: RequestHead
@@ -35,7 +17,9 @@ final class Exchange {
     let route: RouteConfiguration
     var decoder: BodyDecoder
     /// Non-nil when the body is re-encoded.
-    var rewrite: Rewrite?
+    let rewrite: (any BodyRewriter)?
+    /// Identifies the request in access and audit lines.
+    let requestID: String
     /// For a passed-through body: re-chunk it (the client sent it chunked).
     let chunkedPassthrough: Bool
     /// Decoded body bytes so far (the route's body_bytes limit applies to these).
@@ -56,7 +40,8 @@ final class Exchange {
     /// The upstream connection may carry another request afterwards.
     var upstreamReusable = true
 
-    init(head: RequestHead, framing: RequestFraming, route: RouteConfiguration, body: BodyMode) {
+    init(head: RequestHead, framing: RequestFraming, route: RouteConfiguration, body: BodyMode, requestID: String) {
+        self.requestID = requestID
         self.head = head
         self.framing = framing
         self.route = route
@@ -65,9 +50,9 @@ final class Exchange {
         case .passthrough(let chunked):
             chunkedPassthrough = chunked
             rewrite = nil
-        case .rewrite(let parser, let recorder):
+        case .rewrite(let rewriter):
             chunkedPassthrough = false
-            rewrite = Rewrite(parser: parser, recorder: recorder)
+            rewrite = rewriter
         }
     }
 }

@@ -1,6 +1,10 @@
+import Policy
+
 /// Where the engine reports what happens: access lines, refusals, upstream trouble. The CLI turns these
 /// into log lines (swift-log in issue 5); tests collect them.
 public struct EngineEvents: Sendable {
+    /// A part's audit record: the record, the route, the request id (routes with `audit: true`).
+    public var onAudit: @Sendable (PartAuditRecord, String, String) -> Void
     /// A free-form operational message (upstream failures with their reason, ...).
     public var onLog: @Sendable (String) -> Void
     /// A response started: method, target, status, route.
@@ -11,8 +15,10 @@ public struct EngineEvents: Sendable {
     public init(
         onLog: @escaping @Sendable (String) -> Void = { _ in },
         onAccess: @escaping @Sendable (String, String, Int, String) -> Void = { _, _, _, _ in },
-        onProblem: @escaping @Sendable (Int, String, String) -> Void = { _, _, _ in }
+        onProblem: @escaping @Sendable (Int, String, String) -> Void = { _, _, _ in },
+        onAudit: @escaping @Sendable (PartAuditRecord, String, String) -> Void = { _, _, _ in }
     ) {
+        self.onAudit = onAudit
         self.onLog = onLog
         self.onAccess = onAccess
         self.onProblem = onProblem
@@ -22,5 +28,6 @@ public struct EngineEvents: Sendable {
     func access(_ method: String, _ target: String, _ status: Int, _ route: String) {
         onAccess(method, target, status, route)
     }
+    func audit(_ record: PartAuditRecord, _ route: String, _ request: String) { onAudit(record, route, request) }
     func problem(_ problem: Problem, _ peer: SocketAddress) { onProblem(problem.status, problem.name, peer.description) }
 }

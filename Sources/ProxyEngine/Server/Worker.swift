@@ -16,6 +16,19 @@ final class Worker: @unchecked Sendable {
     private(set) var draining = false
     private var drainTimer: OpaquePointer?
     private var clients: [ObjectIdentifier: ClientConnection] = [:]
+    private var requestCounter: UInt64 = 0
+    /// A random prefix per worker, so request ids are unique across workers and restarts.
+    private let requestPrefix: String = {
+        var generator = SystemRandomNumberGenerator()
+        let value: UInt64 = generator.next()
+        return String(value & 0xFFFF_FFFF, radix: 16)
+    }()
+
+    /// A request id for access and audit lines: the worker's random prefix and a counter.
+    func nextRequestID() -> String {
+        requestCounter += 1
+        return requestPrefix + "-" + String(requestCounter, radix: 16)
+    }
 
     init(settings: EngineSettings, events: EngineEvents) {
         self.settings = settings

@@ -6,7 +6,8 @@ import Yams
 extension ConfigDecoder {
     /// The keys of one route.
     static let routeKeys = [
-        "name", "match", "upstream", "forward", "multipart", "spool_memory", "report_only", "strict", "default",
+        "name", "match", "upstream", "forward", "multipart", "spool_memory", "report_only", "audit", "strict",
+        "default",
         "other_bodies", "charsets", "unsafe_filenames", "limits", "rules",
     ]
 
@@ -63,6 +64,7 @@ extension ConfigDecoder {
         let multipart = read("multipart") { choice($0, $1, RouteConfiguration.MultipartMode.self) }
         let spoolMemory = read("spool_memory") { size($0, $1) }
         let reportOnly = read("report_only", bool)
+        let audit = read("audit", bool)
         let strictness = read("strict", decodeStrictness)
         let defaultAction = read("default") { choice($0, $1, RouteConfiguration.DefaultPartAction.self) }
         let otherBodies = read("other_bodies") { choice($0, $1, RouteConfiguration.OtherBodiesAction.self) }
@@ -85,7 +87,7 @@ extension ConfigDecoder {
         }
 
         guard !failed, let name, let upstream, let match, let forward, let multipart, let spoolMemory,
-            let reportOnly, let strictness, let defaultAction, let otherBodies, let charsets, let unsafeFilenames,
+            let reportOnly, let audit, let strictness, let defaultAction, let otherBodies, let charsets, let unsafeFilenames,
             let overrides, let rules
         else {
             return (nil, placedName)
@@ -98,6 +100,7 @@ extension ConfigDecoder {
             multipart: multipart ?? .rewrite,
             spoolMemory: spoolMemory ?? RouteConfiguration.defaultSpoolMemory,
             reportOnly: reportOnly ?? false,
+            audit: audit ?? false,
             strictness: strictness ?? Strictness(),
             defaultAction: defaultAction ?? .pass,
             otherBodies: otherBodies,

@@ -1,4 +1,5 @@
 import Foundation
+import Policy
 import ProxyEngine
 
 /// JSON lines on standard output (one object per event), the format DESIGN.md asks for; swift-log's
@@ -40,6 +41,32 @@ struct ServerLog: Sendable {
             },
             onProblem: { status, name, peer in
                 self.write("info", "refused", [("status", String(status)), ("flag", name), ("client", peer)])
-            })
+            },
+            onAudit: { record, route, request in self.audit(record, route: route, request: request) })
+    }
+
+    /// One audit line per part: what arrived, what was forwarded, and why.
+    func audit(_ record: PartAuditRecord, route: String, request: String) {
+        var object = JSONObjectWriter()
+        object.add("ts", Self.timestamp())
+        object.add("level", "info")
+        object.add("msg", "audit")
+        object.add("request", request)
+        object.add("route", route)
+        object.add("index", record.index)
+        object.add("name", record.name)
+        object.add("forwarded_name", record.forwardedName)
+        object.add("filename", record.filename)
+        object.add("forwarded_filename", record.forwardedFilename)
+        object.add("declared_type", record.declaredType)
+        object.add("sniffed_type", record.sniffedType)
+        object.add("forwarded_type", record.forwardedType)
+        object.add("size", record.receivedBytes)
+        object.add("forwarded_size", record.forwardedBytes)
+        object.add("sha256", record.digest.map { $0.isEmpty ? nil : $0.hexString } ?? nil)
+        object.add("decision", record.decisionText)
+        object.add("rule", record.rule)
+        object.add("report_only", record.reportOnly)
+        StandardStream.out.write(object.finished + "\n")
     }
 }
