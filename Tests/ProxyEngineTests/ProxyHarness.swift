@@ -11,7 +11,10 @@ final class ProxyHarness {
     let recorder = EchoRecorder()
     let port: UInt16
 
-    init(route: RouteConfiguration = RouteConfiguration(name: "all", upstream: "echo"), settings: (inout EngineSettings) -> Void = { _ in }) throws {
+    init(
+        route: RouteConfiguration = RouteConfiguration(name: "all", upstream: "echo"),
+        events: EngineEvents = EngineEvents(), settings: (inout EngineSettings) -> Void = { _ in }
+    ) throws {
         let recorder = self.recorder
         upstream = EchoUpstream { recorder.append($0) }
         let upstreamAddress = try upstream.start(address: SocketAddress("127.0.0.1:0")!)
@@ -20,7 +23,7 @@ final class ProxyHarness {
             upstreams: ["echo": UpstreamSettings(name: "echo", address: upstreamAddress, serverName: "localhost", tls: nil)],
             routes: [route])
         settings(&engine)
-        proxy = ProxyServer(settings: engine)
+        proxy = ProxyServer(settings: engine, events: events)
         port = try proxy.start()[0].port
     }
 
