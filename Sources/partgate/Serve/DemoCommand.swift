@@ -18,6 +18,8 @@ struct DemoCommand: ParsableCommand {
     @Option(name: .long, help: "Where the proxy listens.")
     var listen = "127.0.0.1:8080"
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() throws {
         let listenAddress: ListenAddress
         do {
@@ -44,7 +46,8 @@ struct DemoCommand: ParsableCommand {
             listeners: [ListenerConfiguration(address: listenAddress)],
             upstreams: ["demo-echo": UpstreamConfiguration(url: UpstreamURL(scheme: .https, host: "localhost", port: upstream.address.port))],
             routes: [RouteConfiguration(name: "demo", upstream: "demo-echo")])
-        try ProxyRunner.run(configuration: configuration, extraUpstreams: ["demo-echo": upstream]) { addresses in
+        try ProxyRunner.run(configuration: configuration, extraUpstreams: ["demo-echo": upstream],
+                            log: logging.makeLog()) { addresses in
             let proxy = addresses.first.map(\.description) ?? listen
             StandardStream.out.write("""
 

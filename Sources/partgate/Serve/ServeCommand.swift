@@ -18,6 +18,8 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .long, help: "The YAML configuration file.")
     var config: String
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() throws {
         let configuration: ProxyConfiguration
         do {
@@ -26,18 +28,17 @@ struct ServeCommand: ParsableCommand {
             StandardStream.err.write(error.description + "\n")
             throw ExitCode(1)
         }
-        try ProxyRunner.run(configuration: configuration, extraUpstreams: [:])
+        try ProxyRunner.run(configuration: configuration, extraUpstreams: [:], log: logging.makeLog())
     }
 }
 
 /// Starts the engine for a configuration, logs the bound addresses, and serves until SIGTERM/SIGINT.
 enum ProxyRunner {
     static func run(
-        configuration: ProxyConfiguration, extraUpstreams: [String: UpstreamSettings],
+        configuration: ProxyConfiguration, extraUpstreams: [String: UpstreamSettings], log: ServerLog,
         banner: ([SocketAddress]) -> Void = { _ in }
     ) throws {
         SignalWaiter.block()
-        let log = ServerLog()
         var settings: EngineSettings
         do {
             settings = try EngineSettings(configuration: configuration)
@@ -55,20 +56,21 @@ enum ProxyRunner {
             throw ExitCode(1)
         }
         for (address, listener) in zip(addresses, settings.listeners) {
-            log.write("info", "listening", [("address", address.description), ("tls", listener.tls == nil ? "false" : "true")])
+            log.write(.info, "listening", [("address", .string(address.description)),
+                                           ("tls", .string(listener.tls == nil ? "false" : "true"))])
         }
         banner(addresses)
         StartupPages.release()
         while true {
             let signal = SignalWaiter.next()
             if signal == SIGHUP {
-                log.write("warning", "SIGHUP: configuration reload is not implemented yet; keeping the current one")
+                log.write(.warning, "SIGHUP: configuration reload is not implemented yet; keeping the current one")
                 continue
             }
-            log.write("info", "draining", [("signal", signal == SIGTERM ? "SIGTERM" : "SIGINT")])
+            log.write(.info, "draining", [("signal", .string(signal == SIGTERM ? "SIGTERM" : "SIGINT"))])
             server.drain()
             server.wait()
-            log.write("info", "stopped")
+            log.write(.info, "stopped")
             return
         }
     }

@@ -1,72 +1,74 @@
 import Foundation
+import Logging
 import Policy
 import ProxyEngine
 
-/// JSON lines on standard output (one object per event), the format DESIGN.md asks for; swift-log's
-/// handler replaces this in issue 5. Cheap on the hot path: the timestamp is formatted by hand (no
-/// DateFormatter, whose ICU calls cost more than proxying a small request) and each line is one write.
+/// The server's log through swift-log: JSON lines on standard output (text on a terminal unless `--log-format
+/// json`), access lines per request, audit lines per part, refusals and upstream trouble.
 struct ServerLog: Sendable {
-    /// Writes one JSON object line with `ts`, `level`, `msg` and the given string members.
-    func write(_ level: String, _ message: String, _ fields: [(String, String)] = []) {
-        var object = JSONObjectWriter()
-        object.add("ts", Self.timestamp())
-        object.add("level", level)
-        object.add("msg", message)
-        for (key, value) in fields { object.add(key, value) }
-        StandardStream.out.write(object.finished + "\n")
+    let logger: Logger
+
+    /// Bootstraps swift-log once and makes the server's logger.
+    /// - Parameters:
+    ///   - level: the lowest level written.
+    ///   - json: JSON lines (default when standard output is not a terminal) or text.
+    init(level: Logger.Level = .info, json: Bool = isatty(1) == 0) {
+        ServerLog.bootstrap(json: json)
+        var logger = Logger(label: "partgate")
+        logger.logLevel = level
+        self.logger = logger
     }
 
-    /// UTC time as `2026-11-21T21:03:25.123Z`.
-    static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func pad(_ value: Int32, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return pad(parts.tm_year + 1900, 4) + "-" + pad(parts.tm_mon + 1, 2) + "-" + pad(parts.tm_mday, 2) + "T"
-            + pad(parts.tm_hour, 2) + ":" + pad(parts.tm_min, 2) + ":" + pad(parts.tm_sec, 2) + "."
-            + pad(Int32(now.tv_nsec / 1_000_000), 3) + "Z"
+    private static let bootstrapped = NSLock()
+    nonisolated(unsafe) private static var done = false
+
+    private static func bootstrap(json: Bool) {
+        bootstrapped.lock()
+        defer { bootstrapped.unlock() }
+        guard !done else { return }
+        done = true
+        LoggingSystem.bootstrap { _ in json ? JSONLogHandler() as any LogHandler : TextLogHandler() }
+    }
+
+    /// A line at `level` with string fields.
+    func write(_ level: Logger.Level, _ message: String, _ fields: [(String, Logger.Metadata.Value)] = []) {
+        logger.log(level: level, "\(message)", metadata: Dictionary(fields, uniquingKeysWith: { _, new in new }))
     }
 
     /// Engine events routed to the log.
     var events: EngineEvents {
         EngineEvents(
-            onLog: { message in self.write("warning", message) },
+            onLog: { message in self.write(.warning, message) },
             onAccess: { method, target, status, route in
-                self.write("info", "access", [("method", method), ("target", target), ("status", String(status)), ("route", route)])
+                self.write(.info, "access", [("method", .string(method)), ("target", .string(target)),
+                                             ("status", .stringConvertible(status)), ("route", .string(route))])
             },
             onProblem: { status, name, peer in
-                self.write("info", "refused", [("status", String(status)), ("flag", name), ("client", peer)])
+                self.write(.info, "refused", [("status", .stringConvertible(status)), ("flag", .string(name)),
+                                              ("client", .string(peer))])
             },
             onAudit: { record, route, request in self.audit(record, route: route, request: request) })
     }
 
     /// One audit line per part: what arrived, what was forwarded, and why.
     func audit(_ record: PartAuditRecord, route: String, request: String) {
-        var object = JSONObjectWriter()
-        object.add("ts", Self.timestamp())
-        object.add("level", "info")
-        object.add("msg", "audit")
-        object.add("request", request)
-        object.add("route", route)
-        object.add("index", record.index)
-        object.add("name", record.name)
-        object.add("forwarded_name", record.forwardedName)
-        object.add("filename", record.filename)
-        object.add("forwarded_filename", record.forwardedFilename)
-        object.add("declared_type", record.declaredType)
-        object.add("sniffed_type", record.sniffedType)
-        object.add("forwarded_type", record.forwardedType)
-        object.add("size", record.receivedBytes)
-        object.add("forwarded_size", record.forwardedBytes)
-        object.add("sha256", record.digest.map { $0.isEmpty ? nil : $0.hexString } ?? nil)
-        object.add("decision", record.decisionText)
-        object.add("rule", record.rule)
-        object.add("report_only", record.reportOnly)
-        StandardStream.out.write(object.finished + "\n")
+        var fields: [(String, Logger.Metadata.Value)] = [
+            ("request", .string(request)), ("route", .string(route)), ("index", .stringConvertible(record.index)),
+            ("name", .string(record.name)), ("size", .stringConvertible(record.receivedBytes)),
+            ("forwarded_size", .stringConvertible(record.forwardedBytes)), ("decision", .string(record.decisionText)),
+            ("report_only", .stringConvertible(record.reportOnly)),
+        ]
+        func optional(_ key: String, _ value: String?) {
+            if let value { fields.append((key, .string(value))) }
+        }
+        optional("forwarded_name", record.forwardedName)
+        optional("filename", record.filename)
+        optional("forwarded_filename", record.forwardedFilename)
+        optional("declared_type", record.declaredType)
+        optional("sniffed_type", record.sniffedType)
+        optional("forwarded_type", record.forwardedType)
+        optional("rule", record.rule)
+        if let digest = record.digest, !digest.isEmpty { optional("sha256", digest.hexString) }
+        write(.info, "audit", fields)
     }
 }

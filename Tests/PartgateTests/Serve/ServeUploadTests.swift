@@ -90,7 +90,7 @@ struct ServeUploadTests {
         #expect(record.boundary == boundary)
         #expect(record.method == "POST" && record.target == "/upload")
         Self.expectForwarded(record, proto: "http")
-        #expect(serve.logLines.contains { $0["msg"] as? String == "access" && $0["status"] as? String == "200" })
+        #expect(serve.logLines.contains { $0["msg"] as? String == "access" && $0["status"] as? Int == 200 })
         serve.expectCleanStop()
     }
 

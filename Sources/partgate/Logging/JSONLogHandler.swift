@@ -1,0 +1,92 @@
+import Foundation
+import Logging
+import ProxyEngine
+
+/// A swift-log handler that writes one JSON object per line to standard output: `ts`, `level`, `msg`, then
+/// the metadata (sorted by key). Integers and booleans given as metadata stay JSON numbers and booleans.
+/// One `write` per line, so lines from several worker threads never interleave.
+struct JSONLogHandler: LogHandler {
+    var metadata: Logger.Metadata = [:]
+    var metadataProvider: Logger.MetadataProvider?
+    var logLevel: Logger.Level = .info
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var object = JSONObjectWriter()
+        object.add("ts", LogTimestamp.now())
+        object.add("level", event.level.rawValue)
+        object.add("msg", event.message.description)
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
+        if let extra = event.metadata { merged.merge(extra) { _, new in new } }
+        for key in merged.keys.sorted() {
+            Self.add(key, merged[key]!, to: &object)
+        }
+        StandardStream.out.write(object.finished + "\n")
+    }
+
+    static func add(_ key: String, _ value: Logger.Metadata.Value, to object: inout JSONObjectWriter) {
+        switch value {
+        case .string(let text):
+            object.add(key, text)
+        case .stringConvertible(let convertible):
+            if let number = convertible as? Int {
+                object.add(key, number)
+            } else if let number = convertible as? Int64 {
+                object.add(key, number)
+            } else if let flag = convertible as? Bool {
+                object.add(key, flag)
+            } else {
+                object.add(key, convertible.description)
+            }
+        case .array(let values):
+            object.add(key, strings: values.map(\.description))
+        case .dictionary(let values):
+            var nested = JSONObjectWriter()
+            for nestedKey in values.keys.sorted() { add(nestedKey, values[nestedKey]!, to: &nested) }
+            object.add(key, object: nested)
+        }
+    }
+}
+
+/// Plain text for a terminal: `ts level msg key=value …`.
+struct TextLogHandler: LogHandler {
+    var metadata: Logger.Metadata = [:]
+    var metadataProvider: Logger.MetadataProvider?
+    var logLevel: Logger.Level = .info
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var merged = metadata
+        if let extra = event.metadata { merged.merge(extra) { _, new in new } }
+        let fields = merged.keys.sorted().map { "\($0)=\(merged[$0]!)" }.joined(separator: " ")
+        StandardStream.out.write("\(LogTimestamp.now()) \(event.level.rawValue) \(event.message) \(fields)\n")
+    }
+}
+
+/// UTC time as `2026-11-21T21:03:25.123Z`, formatted by hand (a DateFormatter's ICU calls cost more than
+/// proxying a small request).
+enum LogTimestamp {
+    static func now() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return pad(parts.tm_year + 1900, 4) + "-" + pad(parts.tm_mon + 1, 2) + "-" + pad(parts.tm_mday, 2) + "T"
+            + pad(parts.tm_hour, 2) + ":" + pad(parts.tm_min, 2) + ":" + pad(parts.tm_sec, 2) + "."
+            + pad(Int32(now.tv_nsec / 1_000_000), 3) + "Z"
+    }
+}
