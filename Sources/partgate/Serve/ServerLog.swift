@@ -47,6 +47,15 @@ struct ServerLog: Sendable {
 
     /// One audit line per part: what arrived, what was forwarded, and why.
     func audit(_ record: PartAuditRecord, route: String, request: String) {
+        StandardStream.out.write(Self.auditLine(record, route: route, request: request))
+    }
+
+    /// The audit line for one part (with its newline), as `serve` logs it and `rewrite --audit` prints it.
+    /// - Parameters:
+    ///   - record: the part's record.
+    ///   - route: the route's name.
+    ///   - request: the request id.
+    static func auditLine(_ record: PartAuditRecord, route: String, request: String) -> String {
         var object = JSONObjectWriter()
         object.add("ts", Self.timestamp())
         object.add("level", "info")
@@ -67,6 +76,6 @@ struct ServerLog: Sendable {
         object.add("decision", record.decisionText)
         object.add("rule", record.rule)
         object.add("report_only", record.reportOnly)
-        StandardStream.out.write(object.finished + "\n")
+        return object.finished + "\n"
     }
 }
