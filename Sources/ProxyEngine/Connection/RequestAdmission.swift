@@ -17,7 +17,7 @@ package enum RequestAdmission {
         package var framing: RequestFraming
         /// The host to route on, without port.
         package var host: String
-        /// The path to route on (with its query), `/` for an absolute-form target with an empty path.
+        /// The path to route on (without the query), `/` for an absolute-form target with an empty path.
         package var path: String
     }
 
