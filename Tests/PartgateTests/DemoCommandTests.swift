@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import partgate
 
 /// `partgate demo` runs conf/policy-images.yaml, and the requests its banner suggests do what it says.
@@ -15,9 +16,12 @@ struct DemoCommandTests {
         let process = try ServeProcess(arguments: ["demo", "--listen", "127.0.0.1:0"])
         defer { process.kill() }
         let port = try #require(process.listeningPorts(count: 1).first)
-        let banner = Self.waitForLine(process) { $0.hasPrefix("partgate demo: running conf/policy-images.yaml (embedded)") }
+        let banner = Self.waitForLine(process) {
+            $0.hasPrefix("partgate demo: running conf/policy-images.yaml (embedded)")
+        }
         #expect(banner != nil, "output: \(process.output)")
-        let avatar = FileManager.default.temporaryDirectory.appendingPathComponent("partgate-avatar-\(UUID().uuidString).png")
+        let avatar = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "partgate-avatar-\(UUID().uuidString).png")
         try Data(base64Encoded: DemoCommand.avatarPNGBase64)!.write(to: avatar)
         defer { try? FileManager.default.removeItem(at: avatar) }
         let examples = DemoCommand.examples(proxy: "127.0.0.1:\(port)", avatarPath: avatar.path)
@@ -42,7 +46,8 @@ struct DemoCommandTests {
         process.expectCleanStop()
     }
 
-    static func waitForLine(_ process: ServeProcess, timeout: TimeInterval = 5, _ matches: (String) -> Bool) -> String? {
+    static func waitForLine(_ process: ServeProcess, timeout: TimeInterval = 5, _ matches: (String) -> Bool) -> String?
+    {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while Date() < deadline {
             if let line = process.output.first(where: matches) { return line }

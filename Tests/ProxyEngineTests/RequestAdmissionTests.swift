@@ -1,7 +1,8 @@
 import HTTP1
 import Policy
-@testable import ProxyEngine
 import Testing
+
+@testable import ProxyEngine
 
 /// The checks a head goes through before its body, and the upstream head, without I/O: the code the
 /// connection and `partgate rewrite` share.
@@ -53,7 +54,8 @@ struct RequestAdmissionTests {
             "POST /upload HTTP/1.1\r\nHost: h\r\nContent-Type: a/b\r\nContent-Type: c/d\r\nContent-Length: 1\r\n\r\n")
         #expect(twoTypes?.status == 400 && twoTypes?.name == "duplicate_content_type")
         let ambiguousBoundary = try Self.problem(
-            "POST /upload HTTP/1.1\r\nHost: h\r\nContent-Type: multipart/form-data; boundary=a; boundary=b\r\nContent-Length: 1\r\n\r\n")
+            "POST /upload HTTP/1.1\r\nHost: h\r\nContent-Type: multipart/form-data; boundary=a; boundary=b\r\nContent-Length: 1\r\n\r\n"
+        )
         #expect(ambiguousBoundary?.status == 400 && ambiguousBoundary?.name == "duplicate_parameter")
     }
 
@@ -82,15 +84,20 @@ struct RequestAdmissionTests {
         let common = "POST /upload HTTP/1.1\r\nHost: h\r\n"
         let forwarding = "X-Forwarded-For: 192.0.2.1\r\nX-Forwarded-Proto: https\r\nVia: 1.1 a, 1.0 partgate\r\n"
         let spooled = UpstreamRequestHead.make(
-            head, client: "192.0.2.1", tls: true, body: .rewritten(contentType: "multipart/form-data; boundary=n", length: 42))
-        #expect(String(decoding: spooled, as: UTF8.self) == common + forwarding
-            + "Content-Type: multipart/form-data; boundary=n\r\nContent-Length: 42\r\n\r\n")
+            head, client: "192.0.2.1", tls: true,
+            body: .rewritten(contentType: "multipart/form-data; boundary=n", length: 42))
+        #expect(
+            String(decoding: spooled, as: UTF8.self) == common + forwarding
+                + "Content-Type: multipart/form-data; boundary=n\r\nContent-Length: 42\r\n\r\n")
         let streamed = UpstreamRequestHead.make(
-            head, client: "192.0.2.1", tls: true, body: .rewritten(contentType: "multipart/form-data; boundary=n", length: nil))
-        #expect(String(decoding: streamed, as: UTF8.self) == common + forwarding
-            + "Content-Type: multipart/form-data; boundary=n\r\nTransfer-Encoding: chunked\r\n\r\n")
+            head, client: "192.0.2.1", tls: true,
+            body: .rewritten(contentType: "multipart/form-data; boundary=n", length: nil))
+        #expect(
+            String(decoding: streamed, as: UTF8.self) == common + forwarding
+                + "Content-Type: multipart/form-data; boundary=n\r\nTransfer-Encoding: chunked\r\n\r\n")
         let relayed = UpstreamRequestHead.make(head, client: "192.0.2.1", tls: true, body: .relayed(chunked: false))
-        #expect(String(decoding: relayed, as: UTF8.self) == common
-            + "Content-Type: multipart/form-data; boundary=c\r\nContent-Length: 9\r\n" + forwarding + "\r\n")
+        #expect(
+            String(decoding: relayed, as: UTF8.self) == common
+                + "Content-Type: multipart/form-data; boundary=c\r\nContent-Length: 9\r\n" + forwarding + "\r\n")
     }
 }

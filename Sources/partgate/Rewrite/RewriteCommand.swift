@@ -35,7 +35,9 @@ struct RewriteCommand: ParsableCommand {
     @Option(name: .long, help: "The boundary of the re-encoded body (for reproducible output; default: random).")
     var boundary: String?
 
-    @Option(name: .long, help: "Framing of a re-encoded body: content-length or chunked (default: the route's forward mode).")
+    @Option(
+        name: .long,
+        help: "Framing of a re-encoded body: content-length or chunked (default: the route's forward mode).")
     var framing: RewriteFraming?
 
     @Option(name: .long, help: "The client address X-Forwarded-For ends with.")
@@ -95,10 +97,10 @@ struct RewriteCommand: ParsableCommand {
             trailing = trailingBytes
         }
         settings.uuids.rewind()
-        var print = RewritePass(settings: settings, writer: UpstreamWriter(), knownLength: length)
-        let outcome = print.run(try open(path))
-        if let failure = print.writer?.failure { throw usage("standard output: \(failure)") }
-        guard case .forwarded(_, length, _) = outcome, print.writer?.bodyBytes == length else {
+        var output = RewritePass(settings: settings, writer: UpstreamWriter(), knownLength: length)
+        let outcome = output.run(try open(path))
+        if let failure = output.writer?.failure { throw usage("standard output: \(failure)") }
+        guard case .forwarded(_, length, _) = outcome, output.writer?.bodyBytes == length else {
             throw usage("\(path): the file changed while it was read")
         }
         if trailing > 0 {
@@ -120,7 +122,8 @@ struct RewriteCommand: ParsableCommand {
     private static func boundary(_ text: String?) throws -> Boundary {
         guard let text else { return .random() }
         guard let boundary = Boundary(text) else {
-            throw usage("--boundary '\(text)': not a boundary (1 to 70 of RFC 2046's characters, not ending in a space)")
+            throw usage(
+                "--boundary '\(text)': not a boundary (1 to 70 of RFC 2046's characters, not ending in a space)")
         }
         return boundary
     }

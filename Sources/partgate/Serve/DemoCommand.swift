@@ -7,7 +7,8 @@ import ProxyEngine
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Run conf/policy-images.yaml in front of a built-in TLS echo upstream (certificate made at start-up).",
+        abstract:
+            "Run conf/policy-images.yaml in front of a built-in TLS echo upstream (certificate made at start-up).",
         discussion: """
             The policy is conf/policy-images.yaml, embedded in the binary: only an image in the field 'avatar' \
             passes (sniffed, validated, re-typed, renamed to {uuid}{ext}, at most 5 MiB), executables are \
@@ -88,7 +89,8 @@ struct DemoCommand: ParsableCommand {
             Example(
                 comment: "'note' is stripped; the avatar arrives as {uuid}.png, image/png, its name and type replaced",
                 curlArguments: [
-                    "-F", "note=hello", "-F", "avatar=@\(avatarPath);filename=../../me.png;type=application/octet-stream",
+                    "-F", "note=hello", "-F",
+                    "avatar=@\(avatarPath);filename=../../me.png;type=application/octet-stream",
                     url,
                 ]),
             Example(

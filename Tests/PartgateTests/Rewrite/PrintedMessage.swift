@@ -39,16 +39,21 @@ struct PrintedMessage {
                 sizes.append(size)
                 offset = lineEnd.upperBound
                 if size == 0 { break }
-                guard offset + size + 2 <= rest.count, rest[(offset + size)..<(offset + size + 2)].elementsEqual([13, 10])
+                guard offset + size + 2 <= rest.count,
+                    rest[(offset + size)..<(offset + size + 2)].elementsEqual([13, 10])
                 else { throw Malformed(description: "chunk of \(size) at \(offset)") }
                 body += rest[offset..<(offset + size)]
                 offset += size + 2
             }
-            guard rest[offset...].elementsEqual([13, 10]) else { throw Malformed(description: "bytes after the last chunk") }
+            guard rest[offset...].elementsEqual([13, 10]) else {
+                throw Malformed(description: "bytes after the last chunk")
+            }
             chunkSizes = sizes
         } else {
             let length = field("content-length").flatMap(Int.init) ?? 0
-            guard rest.count == length else { throw Malformed(description: "\(rest.count) body bytes, length \(length)") }
+            guard rest.count == length else {
+                throw Malformed(description: "\(rest.count) body bytes, length \(length)")
+            }
             body = rest
         }
     }
@@ -79,7 +84,9 @@ struct PrintedMessage {
         }
         let inner = Array(body[opening.count..<(body.count - close.count - 2)])
         return try inner.pieces(splitAt: Array("\r\n--\(boundary)\r\n".utf8)).map { raw in
-            guard let end = raw.firstRange(of: Array("\r\n\r\n".utf8)) else { throw Malformed(description: "part head") }
+            guard let end = raw.firstRange(of: Array("\r\n\r\n".utf8)) else {
+                throw Malformed(description: "part head")
+            }
             let lines = String(decoding: raw[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
             var part = FormPart("", Array(raw[end.upperBound...]))
             for line in lines {

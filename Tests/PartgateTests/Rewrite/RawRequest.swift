@@ -27,8 +27,9 @@ enum RawRequest {
         _ path: String, _ parts: [FormPart], boundary: String = "client-b0undary", chunkSize: Int? = nil,
         fields: [String] = []
     ) -> [UInt8] {
-        post(path, contentType: "multipart/form-data; boundary=\(boundary)",
-             body: FormPart.body(parts, boundary: boundary), chunkSize: chunkSize, fields: fields)
+        post(
+            path, contentType: "multipart/form-data; boundary=\(boundary)",
+            body: FormPart.body(parts, boundary: boundary), chunkSize: chunkSize, fields: fields)
     }
 
     /// Writes `bytes` to a new temporary file (delete it with `FileManager.removeItem`).

@@ -30,7 +30,8 @@ struct RewriteCommandTests {
     }
 
     @Test func clientOptionsSetTheForwardingFields() throws {
-        let result = try RawRequest.rewrite(Self.upload, config: "gateway.yaml", ["--client", "0:0:0:0:0:0:0:1", "--client-tls"])
+        let result = try RawRequest.rewrite(
+            Self.upload, config: "gateway.yaml", ["--client", "0:0:0:0:0:0:0:1", "--client-tls"])
         let upstream = try PrintedMessage(result.stdoutBytes)
         #expect(upstream.field("x-forwarded-for") == "::1")
         #expect(upstream.field("x-forwarded-proto") == "https")
@@ -85,7 +86,9 @@ struct RewriteCommandTests {
         #expect(empty.stderr.hasSuffix(": holds no request\n"))
         let noConfig = try PartgateBinary.run(["rewrite", "--request", "/etc/hostname"])
         #expect(noConfig.status == 1)
-        #expect(noConfig.stderr == "partgate rewrite: Missing expected argument '--config <config>' (see 'partgate rewrite --help')\n")
+        #expect(
+            noConfig.stderr
+                == "partgate rewrite: Missing expected argument '--config <config>' (see 'partgate rewrite --help')\n")
         let badConfig = try PartgateBinary.run(["rewrite", "--config", "/etc/hostname", "--request", "/etc/hostname"])
         #expect(badConfig.status == 1)
         #expect(badConfig.stderr.hasPrefix("/etc/hostname:"))

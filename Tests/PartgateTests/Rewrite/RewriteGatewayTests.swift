@@ -92,9 +92,11 @@ struct RewriteGatewayTests {
                 .utf8)
         let result = try RawRequest.rewrite(request, config: Self.config)
         #expect(result.status == 3)
-        let body = "{\"type\":\"about:blank\",\"title\":\"Bad Request\",\"status\":400,\"flag\":\"content_length_with_transfer_encoding\"}\n"
-        #expect(result.stdout == "HTTP/1.1 400 Bad Request\r\nContent-Type: application/problem+json\r\n"
-            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
+        let body =
+            "{\"type\":\"about:blank\",\"title\":\"Bad Request\",\"status\":400,\"flag\":\"content_length_with_transfer_encoding\"}\n"
+        #expect(
+            result.stdout == "HTTP/1.1 400 Bad Request\r\nContent-Type: application/problem+json\r\n"
+                + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
     }
 
     @Test func answersABadChunkInsideTheBody() throws {

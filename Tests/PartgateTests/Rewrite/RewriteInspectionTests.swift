@@ -22,18 +22,24 @@ struct RewriteInspectionTests {
         let audit = RewritePolicyImagesTests.audit(result)
         #expect(audit.count == parts.count)
         #expect(audit.allSatisfy { $0["report_only"] as? Bool == true })
-        #expect(audit.map { $0["decision"] as? String } == [
-            "pass (report-only)", "strip (report-only)", "pass (report-only)", "strip (report-only)",
-            "reject (report-only)",
-        ])
-        #expect(audit.map { $0["rule"] as? String } == ["form-fields", "drop-internal", "avatar-image", "default", "no-executables"])
+        #expect(
+            audit.map { $0["decision"] as? String } == [
+                "pass (report-only)", "strip (report-only)", "pass (report-only)", "strip (report-only)",
+                "reject (report-only)",
+            ])
+        #expect(
+            audit.map { $0["rule"] as? String } == [
+                "form-fields", "drop-internal", "avatar-image", "default", "no-executables",
+            ])
         #expect(audit[4]["sniffed_type"] as? String == "application/x-msdownload")
         #expect(audit[4]["forwarded_size"] as? Int == UploadFixtures.pe.count)
         #expect(audit[4]["sha256"] as? String == (try PartgateBinary.sha256(UploadFixtures.pe)))
     }
 
     @Test func sanitisesFilenamesWhileReportingTheRefusal() throws {
-        let parts = [FormPart("document", filename: "../../etc/report.pdf", type: "application/pdf", Array("%PDF-1.7\n".utf8))]
+        let parts = [
+            FormPart("document", filename: "../../etc/report.pdf", type: "application/pdf", Array("%PDF-1.7\n".utf8))
+        ]
         let result = try RawRequest.rewrite(RawRequest.form("/upload", parts), config: Self.config)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let forwarded = try PrintedMessage(result.stdoutBytes).parts()

@@ -7,13 +7,14 @@ struct RewriteMemoryTests {
     @Test func aLargeUploadIsRewrittenInBoundedMemory() throws {
         let size = 256 << 20
         let boundary = "big-b0undary"
-        let head = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"f\"; filename=\"big.bin\"\r\n\r\n".utf8)
+        let head = Array(
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"f\"; filename=\"big.bin\"\r\n\r\n".utf8)
         let tail = Array("\r\n--\(boundary)--\r\n".utf8)
         let requestHead = Array(
             ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=\(boundary)\r\n"
                 + "Content-Length: \(head.count + size + tail.count)\r\n\r\n").utf8)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("partgate-big-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: file.path, contents: nil))
         defer { try? FileManager.default.removeItem(at: file) }
         let handle = try FileHandle(forWritingTo: file)
         try handle.write(contentsOf: Data(requestHead + head))
@@ -24,8 +25,10 @@ struct RewriteMemoryTests {
 
         let process = Process()
         process.executableURL = PartgateBinary.url
-        process.arguments = ["rewrite", "--config", RawRequest.conf("gateway.yaml"), "--request", file.path,
-                             "--framing", "content-length", "--boundary", "out"]
+        process.arguments = [
+            "rewrite", "--config", RawRequest.conf("gateway.yaml"), "--request", file.path,
+            "--framing", "content-length", "--boundary", "out",
+        ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -40,9 +43,11 @@ struct RewriteMemoryTests {
         }
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        let expectedBody = "--out\r\nContent-Disposition: form-data; name=\"f\"; filename=\"big.bin\"\r\n\r\n".utf8.count
+        let expectedBody =
+            "--out\r\nContent-Disposition: form-data; name=\"f\"; filename=\"big.bin\"\r\n\r\n".utf8.count
             + size + "\r\n--out--\r\n".utf8.count
-        let upstreamHead = "POST /upload HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 127.0.0.1\r\nX-Forwarded-Proto: http\r\n"
+        let upstreamHead =
+            "POST /upload HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 127.0.0.1\r\nX-Forwarded-Proto: http\r\n"
             + "Via: 1.1 partgate\r\nContent-Type: multipart/form-data; boundary=out\r\nContent-Length: \(expectedBody)\r\n\r\n"
         #expect(counter.wait() == Int64(upstreamHead.utf8.count + expectedBody))
         #expect(peak > 0 && peak < 48 * 1024, "peak RSS \(peak) KiB for a \(size >> 20) MiB body")
@@ -61,7 +66,10 @@ final class OutputCounter: @unchecked Sendable {
             let data = handle.availableData
             condition.lock()
             total += Int64(data.count)
-            if data.isEmpty { done = true; condition.broadcast() }
+            if data.isEmpty {
+                done = true
+                condition.broadcast()
+            }
             condition.unlock()
             if data.isEmpty { return }
         }

@@ -21,11 +21,13 @@ struct RewritePolicyImagesTests {
     }
 
     @Test func stripsOtherFieldsRenamesAndRetypesAPNGAvatar() throws {
-        let request = RawRequest.form("/avatars", [
-            FormPart("internal", "secret"),
-            FormPart("avatar", filename: "../../me.png", type: "application/octet-stream", UploadFixtures.png),
-            FormPart("title", "holiday"),
-        ])
+        let request = RawRequest.form(
+            "/avatars",
+            [
+                FormPart("internal", "secret"),
+                FormPart("avatar", filename: "../../me.png", type: "application/octet-stream", UploadFixtures.png),
+                FormPart("title", "holiday"),
+            ])
         let result = try RawRequest.rewrite(request, config: Self.config, ["--boundary", "fixed-boundary"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let upstream = try PrintedMessage(result.stdoutBytes)
@@ -50,9 +52,11 @@ struct RewritePolicyImagesTests {
     }
 
     @Test func refusesAnExecutableNamedAsAJPEG() throws {
-        let request = RawRequest.form("/avatars", [
-            FormPart("avatar", filename: "cat.jpg", type: "image/jpeg", UploadFixtures.pe),
-        ])
+        let request = RawRequest.form(
+            "/avatars",
+            [
+                FormPart("avatar", filename: "cat.jpg", type: "image/jpeg", UploadFixtures.pe)
+            ])
         let answer = try Self.refusal(try RawRequest.rewrite(request, config: Self.config))
         #expect(answer.startLine == "HTTP/1.1 415 Unsupported Media Type")
         #expect(answer.json?["flag"] as? String == "no-executables")
@@ -60,22 +64,27 @@ struct RewritePolicyImagesTests {
     }
 
     @Test func refusesAnAvatarOverFiveMiB() throws {
-        let request = RawRequest.form("/avatars", [
-            FormPart("avatar", filename: "big.png", type: "image/png", UploadFixtures.largePNG(dataBytes: 6 << 20)),
-        ])
+        let request = RawRequest.form(
+            "/avatars",
+            [
+                FormPart("avatar", filename: "big.png", type: "image/png", UploadFixtures.largePNG(dataBytes: 6 << 20))
+            ])
         let answer = try Self.refusal(try RawRequest.rewrite(request, config: Self.config))
         #expect(answer.status == 413)
         #expect(answer.json?["flag"] as? String == "avatar-image")
     }
 
     @Test func passesAGIFButRefusesAGIFPolyglot() throws {
-        let plain = RawRequest.form("/avatars", [FormPart("avatar", filename: "a.gif", type: "image/gif", UploadFixtures.gif)])
+        let plain = RawRequest.form(
+            "/avatars", [FormPart("avatar", filename: "a.gif", type: "image/gif", UploadFixtures.gif)])
         let passed = try RawRequest.rewrite(plain, config: Self.config)
         #expect(passed.status == 0, "stderr: \(passed.stderr)")
         #expect(try PrintedMessage(passed.stdoutBytes).parts().first?.data == UploadFixtures.gif)
-        let polyglot = RawRequest.form("/avatars", [
-            FormPart("avatar", filename: "a.gif", type: "image/gif", UploadFixtures.gifPolyglot),
-        ])
+        let polyglot = RawRequest.form(
+            "/avatars",
+            [
+                FormPart("avatar", filename: "a.gif", type: "image/gif", UploadFixtures.gifPolyglot)
+            ])
         let result = try RawRequest.rewrite(polyglot, config: Self.config)
         let answer = try Self.refusal(result)
         #expect(answer.status == 415)
@@ -84,7 +93,8 @@ struct RewritePolicyImagesTests {
     }
 
     @Test func refusesAnImageWhoseExtensionLies() throws {
-        let request = RawRequest.form("/avatars", [FormPart("avatar", filename: "me.jpg", type: "image/jpeg", UploadFixtures.png)])
+        let request = RawRequest.form(
+            "/avatars", [FormPart("avatar", filename: "me.jpg", type: "image/jpeg", UploadFixtures.png)])
         let answer = try Self.refusal(try RawRequest.rewrite(request, config: Self.config))
         #expect(answer.status == 415)
         #expect(answer.json?["flag"] as? String == "avatar-image")

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import partgate
 
 /// Files to upload: real small images (valid to the last checksum), an executable, and spoiled variants.

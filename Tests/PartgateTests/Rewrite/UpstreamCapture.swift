@@ -66,7 +66,8 @@ final class UpstreamCapture: @unchecked Sendable {
             }
             return nil
         }
-        let length = head.components(separatedBy: "\r\n").first { $0.hasPrefix("content-length:") }
+        let length =
+            head.components(separatedBy: "\r\n").first { $0.hasPrefix("content-length:") }
             .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
         return headEnd + length <= buffer.count ? headEnd + length : nil
     }
