@@ -4,7 +4,7 @@ import Testing
 /// The example configurations in conf/ load (the contract every user copies from).
 @Suite("conf/ examples")
 struct ConfExamplesTests {
-    @Test(arguments: ["gateway.yaml"])
+    @Test(arguments: ["gateway.yaml", "policy-images.yaml", "inspection.yaml"])
     func exampleChecks(file: String) throws {
         let path = PartgateBinary.repositoryRoot().appendingPathComponent("conf/\(file)").path
         let result = try PartgateBinary.run(["check", "--config", path])

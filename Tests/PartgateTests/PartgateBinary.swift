@@ -6,6 +6,8 @@ enum PartgateBinary {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// Standard output as bytes (``stdout`` replaces invalid UTF-8).
+        var stdoutBytes: [UInt8] = []
 
         /// The stdout lines parsed as JSON objects.
         var jsonLines: [[String: Any]] {
@@ -58,7 +60,7 @@ enum PartgateBinary {
         let errData = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+                      stderr: String(decoding: errData, as: UTF8.self), stdoutBytes: [UInt8](outData))
     }
 
     /// Peak resident memory (VmHWM) of a running process, in KiB.

@@ -3,7 +3,9 @@ import Policy
 
 /// A request body being re-encoded: the multipart parser, the route's policy stage, and the recorder that
 /// turns the policy's output into ``BodyOp``s through the canonical encoder.
-protocol BodyRewriter: AnyObject {
+///
+/// `package` so that `partgate rewrite` runs the very pipeline the engine runs.
+package protocol BodyRewriter: AnyObject {
     /// Parses body bytes lying in `chain`; ops for them are then in ``recorder``.
     func parse(_ span: UnsafeRawBufferPointer, in chain: UnsafeRawBufferPointer) throws(MultipartError)
     /// Ends the body; the close delimiter is then an op in ``recorder``.
@@ -18,15 +20,35 @@ protocol BodyRewriter: AnyObject {
     var contentType: String { get }
 }
 
-/// ``BodyRewriter`` with a digest type: SHA-256 when the route audits, none otherwise (hashing costs about
-/// 0.5 s of CPU per GiB, so it is only paid for when the audit log wants it).
+/// The rewriter for a route: SHA-256 digests of the forwarded parts when they are wanted (routes with
+/// `audit: true`), none otherwise (hashing costs about 0.5 s of CPU per GiB).
+/// - Parameters:
+///   - parser: the parser for the request's boundary (``RequestAdmission/Body/rewrite(_:)``).
+///   - route: the route whose policy applies.
+///   - digests: whether audit records carry SHA-256 digests.
+///   - boundary: the new boundary (default: fresh from the CSPRNG; `partgate rewrite --boundary` fixes it).
+///   - uuid: makes `{uuid}` values (default: random version-4 UUIDs).
+package func makeBodyRewriter(
+    parser: MultipartParser, route: RouteConfiguration, digests: Bool, boundary: Boundary = .random(),
+    uuid: @escaping @Sendable () -> String = RandomUUID.make
+) -> any BodyRewriter {
+    digests
+        ? PolicyRewriter<SHA256Digest>(parser: parser, route: route, boundary: boundary, uuid: uuid)
+        : PolicyRewriter<NoPartDigest>(parser: parser, route: route, boundary: boundary, uuid: uuid)
+}
+
+/// ``BodyRewriter`` with a digest type: SHA-256 when the route audits, none otherwise.
 final class PolicyRewriter<Digest: PartDigest>: BodyRewriter {
     private var parser: MultipartParser
     private var filter: PolicyFilter<Digest, RewriteRecorder>
 
-    init(parser: MultipartParser, route: RouteConfiguration) {
+    init(
+        parser: MultipartParser, route: RouteConfiguration, boundary: Boundary = .random(),
+        uuid: @escaping @Sendable () -> String = RandomUUID.make
+    ) {
         self.parser = parser
-        filter = PolicyFilter(stage: PolicyStage(route: route), downstream: RewriteRecorder(boundary: Boundary.random()))
+        filter = PolicyFilter(
+            stage: PolicyStage(route: route, uuid: uuid), downstream: RewriteRecorder(boundary: boundary))
     }
 
     func parse(_ span: UnsafeRawBufferPointer, in chain: UnsafeRawBufferPointer) throws(MultipartError) {

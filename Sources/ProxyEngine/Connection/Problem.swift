@@ -1,15 +1,23 @@
 /// An error answer to a client: RFC 9457 `application/problem+json` with the status, a short title and the
 /// rule or flag that fired; never internal details (those go to the log).
-struct Problem: Error, Sendable, Equatable {
-    var status: Int
+///
+/// `package` so that `partgate rewrite` prints exactly the answer the engine sends.
+package struct Problem: Error, Sendable, Equatable {
+    /// The HTTP status.
+    package var status: Int
     /// The strict flag, limit or rule name that fired (`lf_line`, `limit_parts`, `no_route`, …).
-    var name: String
+    package var name: String
     /// One sentence for humans.
-    var detail: String?
+    package var detail: String?
     /// The part index, for multipart problems.
-    var part: Int?
+    package var part: Int?
 
-    init(_ status: Int, _ name: String, detail: String? = nil, part: Int? = nil) {
+    /// - Parameters:
+    ///   - status: the HTTP status.
+    ///   - name: the flag, limit or rule that fired (the JSON `flag`).
+    ///   - detail: one sentence for humans.
+    ///   - part: the part index, for multipart problems.
+    package init(_ status: Int, _ name: String, detail: String? = nil, part: Int? = nil) {
         self.status = status
         self.name = name
         self.detail = detail
@@ -17,7 +25,7 @@ struct Problem: Error, Sendable, Equatable {
     }
 
     /// The whole response: status line, headers (always `Connection: close`) and the JSON body.
-    var response: [UInt8] {
+    package var response: [UInt8] {
         var object = JSONObjectWriter()
         object.add("type", "about:blank")
         object.add("title", Self.reason(status))
@@ -31,7 +39,8 @@ struct Problem: Error, Sendable, Equatable {
         return Array((head + body).utf8)
     }
 
-    static func reason(_ status: Int) -> String {
+    /// The reason phrase for `status` (`Content Too Large` for 413).
+    package static func reason(_ status: Int) -> String {
         switch status {
         case 100: return "Continue"
         case 400: return "Bad Request"

@@ -2,14 +2,16 @@ import Multipart
 
 /// The multipart parser's handler on the engine side: turns parser events into ``BodyOp``s through the
 /// canonical encoder (fresh boundary), without copying body bytes that lie in the current input chain.
-struct RewriteRecorder: MultipartHandler {
-    private(set) var ops: [BodyOp] = []
-    private(set) var scratch: [UInt8] = []
+package struct RewriteRecorder: MultipartHandler {
+    /// The ops of the current batch, in order.
+    package private(set) var ops: [BodyOp] = []
+    /// The bytes ``BodyOp/scratch(start:count:)`` ops copy from.
+    package private(set) var scratch: [UInt8] = []
     private(set) var encoder: MultipartEncoder
     /// The input chain being parsed: body pointers inside it become moves.
-    private(set) var chain: UnsafeRawBufferPointer?
+    package private(set) var chain: UnsafeRawBufferPointer?
     /// A part the encoder refused (names the parser let through but the encoder cannot write).
-    private(set) var encodingError: MultipartEncodingError?
+    package private(set) var encodingError: MultipartEncodingError?
     private(set) var violations: [MultipartViolation] = []
     private(set) var ended = false
     /// Parts written so far.
@@ -28,9 +30,9 @@ struct RewriteRecorder: MultipartHandler {
     }
 
     /// Total bytes the recorded ops write.
-    var outputCount: Int { ops.reduce(0) { $0 + $1.count } }
+    package var outputCount: Int { ops.reduce(0) { $0 + $1.count } }
 
-    mutating func partHead(_ head: PartHead) {
+    package mutating func partHead(_ head: PartHead) {
         let start = scratch.count
         do {
             try encoder.writePartHead(head, into: &scratch)
@@ -41,7 +43,7 @@ struct RewriteRecorder: MultipartHandler {
         appendScratch(from: start)
     }
 
-    mutating func partBody(_ bytes: UnsafeRawBufferPointer, offset: Int64) {
+    package mutating func partBody(_ bytes: UnsafeRawBufferPointer, offset: Int64) {
         if let chain, let base = chain.baseAddress, let pointer = bytes.baseAddress,
             pointer >= base, pointer + bytes.count <= base + chain.count
         {
@@ -58,16 +60,16 @@ struct RewriteRecorder: MultipartHandler {
         }
     }
 
-    mutating func partEnd() {}
+    package mutating func partEnd() {}
 
-    mutating func end() {
+    package mutating func end() {
         let start = scratch.count
         encoder.writeEnd(into: &scratch)
         appendScratch(from: start)
         ended = true
     }
 
-    mutating func violation(_ violation: MultipartViolation) {
+    package mutating func violation(_ violation: MultipartViolation) {
         violations.append(violation)
     }
 

@@ -16,17 +16,22 @@ struct JSONLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        var object = JSONObjectWriter()
-        object.add("ts", LogTimestamp.now())
-        object.add("level", event.level.rawValue)
-        object.add("msg", event.message.description)
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
         if let extra = event.metadata { merged.merge(extra) { _, new in new } }
-        for key in merged.keys.sorted() {
-            Self.add(key, merged[key]!, to: &object)
+        StandardStream.out.write(Self.line(level: event.level, message: event.message.description, metadata: merged))
+    }
+
+    /// One log line (with its newline): `ts`, `level`, `msg`, then the metadata sorted by key.
+    static func line(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
+        var object = JSONObjectWriter()
+        object.add("ts", LogTimestamp.now())
+        object.add("level", level.rawValue)
+        object.add("msg", message)
+        for key in metadata.keys.sorted() {
+            add(key, metadata[key]!, to: &object)
         }
-        StandardStream.out.write(object.finished + "\n")
+        return object.finished + "\n"
     }
 
     static func add(_ key: String, _ value: Logger.Metadata.Value, to object: inout JSONObjectWriter) {

@@ -31,7 +31,7 @@ extension EngineSettings {
         self.init(
             workers: configuration.workers.resolved(cores: ProcessInfo.processInfo.activeProcessorCount),
             listeners: listeners, upstreams: upstreams, routes: configuration.routes,
-            headLimits: HeadLimits(maxHeadBytes: limits.headerBytes, maxFieldCount: limits.headerCount),
+            headLimits: HeadLimits(limits),
             headerTimeout: limits.headerTimeout, idleTimeout: limits.idleTimeout, drainTimeout: limits.drainTimeout)
     }
 

@@ -52,14 +52,28 @@ struct ServerLog: Sendable {
 
     /// One audit line per part: what arrived, what was forwarded, and why.
     func audit(_ record: PartAuditRecord, route: String, request: String) {
-        var fields: [(String, Logger.Metadata.Value)] = [
-            ("request", .string(request)), ("route", .string(route)), ("index", .stringConvertible(record.index)),
-            ("name", .string(record.name)), ("size", .stringConvertible(record.receivedBytes)),
-            ("forwarded_size", .stringConvertible(record.forwardedBytes)), ("decision", .string(record.decisionText)),
-            ("report_only", .stringConvertible(record.reportOnly)),
+        logger.info("audit", metadata: Self.auditFields(record, route: route, request: request))
+    }
+
+    /// The audit line for one part (with its newline), as `serve` logs it in JSON and `rewrite --audit` prints it.
+    /// - Parameters:
+    ///   - record: the part's record.
+    ///   - route: the route's name.
+    ///   - request: the request id.
+    static func auditLine(_ record: PartAuditRecord, route: String, request: String) -> String {
+        JSONLogHandler.line(level: .info, message: "audit", metadata: auditFields(record, route: route, request: request))
+    }
+
+    /// An audit record as log metadata.
+    static func auditFields(_ record: PartAuditRecord, route: String, request: String) -> Logger.Metadata {
+        var fields: Logger.Metadata = [
+            "request": .string(request), "route": .string(route), "index": .stringConvertible(record.index),
+            "name": .string(record.name), "size": .stringConvertible(record.receivedBytes),
+            "forwarded_size": .stringConvertible(record.forwardedBytes), "decision": .string(record.decisionText),
+            "report_only": .stringConvertible(record.reportOnly),
         ]
         func optional(_ key: String, _ value: String?) {
-            if let value { fields.append((key, .string(value))) }
+            if let value { fields[key] = .string(value) }
         }
         optional("forwarded_name", record.forwardedName)
         optional("filename", record.filename)
@@ -69,6 +83,6 @@ struct ServerLog: Sendable {
         optional("forwarded_type", record.forwardedType)
         optional("rule", record.rule)
         if let digest = record.digest, !digest.isEmpty { optional("sha256", digest.hexString) }
-        write(.info, "audit", fields)
+        return fields
     }
 }

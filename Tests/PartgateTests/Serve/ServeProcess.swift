@@ -1,6 +1,6 @@
 import Foundation
 
-/// A running `partgate serve --config FILE`: its JSON log lines as they arrive on standard output, the
+/// A running `partgate serve --config FILE` (or `partgate demo`): its JSON log lines as they arrive on standard output, the
 /// addresses it logged as `listening`, and a clean stop by PID with SIGTERM.
 ///
 /// Every wait is bounded. ``kill()`` (SIGKILL by PID) is the last resort of a test's `defer`, so no process
@@ -17,10 +17,16 @@ final class ServeProcess: @unchecked Sendable {
     /// The child's process id.
     var pid: Int32 { process.processIdentifier }
 
-    /// Starts the binary and returns at once; see ``listeningPorts(count:timeout:)`` for when it is ready.
-    init(configPath: String) throws {
+    /// Starts `partgate serve --config configPath` and returns at once; see ``listeningPorts(count:timeout:)``
+    /// for when it is ready.
+    convenience init(configPath: String) throws {
+        try self.init(arguments: ["serve", "--config", configPath])
+    }
+
+    /// Starts `partgate ARGUMENTS` (`serve` or `demo`) and returns at once.
+    init(arguments: [String]) throws {
         process.executableURL = PartgateBinary.url
-        process.arguments = ["serve", "--config", configPath]
+        process.arguments = arguments
         let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = stderrPipe

@@ -1,0 +1,128 @@
+import HTTP1
+import Multipart
+import Policy
+
+/// The checks a request head goes through before any body byte is read, and the route it goes to: pure
+/// functions shared by ``ClientConnection`` and `partgate rewrite`, so that both refuse exactly the same
+/// requests with exactly the same ``Problem``.
+///
+/// In order: ``checkHead(_:)`` (framing, Host, look-alike field names, CONNECT), ``route(for:_:in:)``
+/// (first match wins; nil is ``noRoute``), then ``body(_:framing:route:)`` (the declared length against
+/// `body_bytes`, then how the body is forwarded: other bodies, ambiguous Content-Types). The engine checks that
+/// the route's upstream exists between the last two.
+package enum RequestAdmission {
+    /// A head that passed ``checkHead(_:)``.
+    package struct CheckedHead: Sendable, Equatable {
+        /// How the body is delimited and the connection semantics.
+        package var framing: RequestFraming
+        /// The host to route on, without port.
+        package var host: String
+        /// The path to route on (without the query), `/` for an absolute-form target with an empty path.
+        package var path: String
+    }
+
+    /// How a request body is forwarded.
+    package enum Body {
+        /// Relayed as it came (Content-Length bodies byte for byte; chunked bodies re-chunked).
+        case passthrough(chunked: Bool)
+        /// Parsed with this parser (the client's boundary, the route's limits and strictness), run through the
+        /// route's policy and re-encoded.
+        case rewrite(MultipartParser)
+    }
+
+    /// The answer when no route takes the request.
+    package static let noRoute = Problem(404, "no_route", detail: "no route matches this request")
+
+    /// Framing, Host, look-alike field names and CONNECT.
+    /// - Parameter head: a parsed request head.
+    /// - Returns: the framing and what to route on.
+    /// - Throws: the ``Problem`` to answer with.
+    package static func checkHead(_ head: RequestHead) throws(Problem) -> CheckedHead {
+        let framing: RequestFraming
+        let host: String
+        do {
+            framing = try RequestFraming(analyzing: head)
+            host = hostWithoutPort(try head.validatedHost() ?? "")
+        } catch {
+            throw Problem(http: error)
+        }
+        if let name = HeaderLookalike.first(in: head) {
+            throw Problem(400, "ambiguous_header_name", detail: "the field name '\(name)' imitates a framing field")
+        }
+        if head.isConnect {
+            throw Problem(405, "connect_not_allowed", detail: "partgate is a reverse proxy")
+        }
+        // An absolute-form target with an empty path (`http://h?q`) has the path `/` (RFC 9110 §4.2.3), as
+        // in the origin-form sent upstream.
+        let path = head.target.form == .absolute && head.target.path.isEmpty ? "/" : String(head.target.path)
+        return CheckedHead(framing: framing, host: host, path: path)
+    }
+
+    /// The first route whose match takes the request.
+    /// - Parameters:
+    ///   - head: the request head.
+    ///   - checked: what ``checkHead(_:)`` returned for it.
+    ///   - routes: the routes in configuration order.
+    /// - Returns: the route, or nil (answer ``noRoute``).
+    package static func route(
+        for head: RequestHead, _ checked: CheckedHead, in routes: [RouteConfiguration]
+    ) -> RouteConfiguration? {
+        routes.first { $0.match.matches(host: checked.host, path: checked.path, method: head.method) }
+    }
+
+    /// The declared body length against the route's `body_bytes`, then how the body is forwarded.
+    ///
+    /// A route set to `multipart: passthrough` relays every body. Otherwise a multipart/form-data body is
+    /// rewritten; a body without Content-Type or with another type is refused with 415 under
+    /// `other_bodies: reject` and relayed otherwise; a multipart Content-Type that could be read two ways is
+    /// refused with 400 naming its strict flag.
+    /// - Parameters:
+    ///   - head: the request head.
+    ///   - framing: its framing (from ``checkHead(_:)``).
+    ///   - route: the route it goes to.
+    /// - Throws: the ``Problem`` to answer with.
+    package static func body(
+        _ head: RequestHead, framing: RequestFraming, route: RouteConfiguration
+    ) throws(Problem) -> Body {
+        if case .contentLength(let length) = framing.body, length > UInt64(route.limits.bodyBytes) {
+            throw Problem.bodyTooLarge(route.limits.bodyBytes)
+        }
+        let contentType: String?
+        do {
+            contentType = try head.singleContentType()
+        } catch {
+            throw Problem(http: error)
+        }
+        let chunked = framing.body == .chunked
+        let hasBody = framing.body != .none && framing.body != .contentLength(0)
+        guard route.multipart == .rewrite else { return .passthrough(chunked: chunked) }
+        guard let contentType else {
+            guard !hasBody || route.otherBodies != .reject else {
+                throw Problem(415, "content_type_missing", detail: "this route takes multipart/form-data bodies")
+            }
+            return .passthrough(chunked: chunked)
+        }
+        do {
+            let parsed = try MultipartContentType.parse(contentType)
+            return .rewrite(
+                MultipartParser(
+                    boundary: parsed.boundary, limits: route.limits.multipartLimits, strictness: route.strictness))
+        } catch {
+            if error.reason == .flag(.notMultipartFormData) || error.reason == .flag(.contentTypeSyntax) {
+                guard !hasBody || route.otherBodies != .reject else {
+                    throw Problem(415, "other_body", detail: "this route takes multipart/form-data bodies")
+                }
+                return .passthrough(chunked: chunked)
+            }
+            throw Problem(400, error.name, detail: "the multipart Content-Type is ambiguous")
+        }
+    }
+
+    /// `host:port` → `host`; `[v6]:port` → `v6`.
+    static func hostWithoutPort(_ authority: String) -> String {
+        if authority.hasPrefix("[") {
+            return String(authority.prefix { $0 != "]" }.dropFirst())
+        }
+        return String(authority.prefix { $0 != ":" })
+    }
+}

@@ -1,0 +1,33 @@
+import HTTP1
+import Multipart
+import Policy
+
+/// What `partgate rewrite` runs with: the loaded configuration's routes and head limits, and the options
+/// that stand in for what only a live connection knows (the client's address, TLS) or that make the output
+/// reproducible (the boundary).
+struct RewriteSettings {
+    /// The routes, first match wins.
+    var routes: [RouteConfiguration]
+    /// The request-head limits (`limits.header_bytes`, `limits.header_count`).
+    var headLimits: HeadLimits
+    /// `--route`: the route to use whatever the request's host, path and method.
+    var forcedRoute: RouteConfiguration?
+    /// `--framing`: how a re-encoded body is framed; nil: as the route's `forward` mode sends it.
+    var framing: RewriteFraming?
+    /// The boundary of the re-encoded body (`--boundary`, or one fresh random boundary for both passes).
+    var boundary: Boundary
+    /// The client address `X-Forwarded-For` ends with (`--client`).
+    var client: String
+    /// Whether the client connected over TLS (`--client-tls`: `X-Forwarded-Proto: https`).
+    var clientTLS: Bool
+    /// `--audit`: audit records for every route, not only those with `audit: true`.
+    var audit: Bool
+    /// `{uuid}` values, the same in both passes.
+    var uuids: UUIDTape
+
+    /// The framing of a re-encoded body on `route`: `--framing`, else chunked for `forward: stream` and
+    /// `Content-Length` for `forward: spool`.
+    func framing(for route: RouteConfiguration) -> RewriteFraming {
+        framing ?? (route.forward == .spool ? .contentLength : .chunked)
+    }
+}

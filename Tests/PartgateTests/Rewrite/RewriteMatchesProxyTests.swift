@@ -1,0 +1,93 @@
+import Foundation
+import LoopbackTestSupport
+import Testing
+
+/// `partgate rewrite` prints what `partgate serve` sends: the same request through a running proxy (to a raw
+/// upstream that records the bytes) and through `rewrite` with the proxy's boundary, head and body compared
+/// byte for byte (chunk sizes aside: the proxy's follow its network reads).
+@Suite("partgate rewrite matches partgate serve", .serialized)
+struct RewriteMatchesProxyTests {
+    static func config(upstreamPort: UInt16) -> String {
+        """
+        version: 1
+        workers: 1
+        listeners: [{ address: 127.0.0.1:0 }]
+        upstreams: { raw: { url: "http://127.0.0.1:\(upstreamPort)" } }
+        routes:
+          - name: uploads
+            match: { path_prefix: /upload }
+            upstream: raw
+            rules:
+              - { name: no-executables, match: { sniffed_type: application/x-msdownload }, reject: { status: 415 } }
+              - { name: drop-internal, match: { field: "internal_*" }, strip: true }
+              - { name: files, match: { has_filename: true }, sniff: { set_content_type: true } }
+          - name: other
+            upstream: raw
+        """
+    }
+
+    static let form = [
+        FormPart("title", "holiday"),
+        FormPart("internal_token", "secret"),
+        FormPart("photo", filename: "../../me.png", type: "application/octet-stream", UploadFixtures.png),
+    ]
+
+    static let fields = ["X-Forwarded-For: 203.0.113.7", "Via: 1.0 edge", "Connection: X-Trace", "X-Trace: 1"]
+
+    @Test(arguments: [
+        RawRequest.form("/upload", form, fields: fields),
+        RawRequest.form("/upload?x=1", form, chunkSize: 7),
+        RawRequest.post("/api", contentType: "application/json", body: Array("{\"a\":[1,2]}".utf8), fields: fields),
+        RawRequest.post("/api", contentType: "application/json", body: Array("{\"a\":[1,2]}".utf8), chunkSize: 3),
+    ])
+    func forwardedRequestsAreIdentical(request: [UInt8]) throws {
+        let upstream = try UpstreamCapture()
+        defer { upstream.stop() }
+        let workspace = try ConfigWorkspace()
+        defer { workspace.remove() }
+        let config = try workspace.write(Self.config(upstreamPort: upstream.port), to: "partgate.yaml")
+        let server = try ServeProcess(configPath: config)
+        defer { server.kill() }
+        let port = try #require(server.listeningPorts(count: 1).first)
+        let client = try TestHTTPClient(port: port)
+        client.send(request)
+        #expect(client.readResponse()?.status == 200)
+        server.expectCleanStop()
+
+        let sent = try #require(upstream.received.first)
+        let proxied = try PrintedMessage(sent)
+        var arguments: [String] = []
+        if let boundary = proxied.boundary { arguments = ["--boundary", boundary] }
+        let file = try RawRequest.file(request)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try PartgateBinary.run(["rewrite", "--config", config, "--request", file.path] + arguments)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let printed = try PrintedMessage(result.stdoutBytes)
+        #expect(String(decoding: printed.head, as: UTF8.self) == String(decoding: proxied.head, as: UTF8.self))
+        #expect(printed.body == proxied.body)
+        #expect(printed.body.count > 0)
+    }
+
+    @Test func refusalsAreIdentical() throws {
+        let upstream = try UpstreamCapture()
+        defer { upstream.stop() }
+        let workspace = try ConfigWorkspace()
+        defer { workspace.remove() }
+        let config = try workspace.write(Self.config(upstreamPort: upstream.port), to: "partgate.yaml")
+        let server = try ServeProcess(configPath: config)
+        defer { server.kill() }
+        let port = try #require(server.listeningPorts(count: 1).first)
+        let request = RawRequest.form("/upload", [FormPart("doc", filename: "a.pdf", UploadFixtures.pe)])
+        let client = try TestHTTPClient(port: port)
+        client.send(request)
+        let answer = try #require(client.readResponse())
+        server.expectCleanStop()
+
+        let result = try RawRequest.rewrite(request, config: config)
+        #expect(result.status == 3)
+        let printed = try PrintedMessage(result.stdoutBytes)
+        #expect(printed.status == answer.status)
+        #expect(printed.body == answer.body)
+        #expect(printed.fields.map(\.name) == answer.headers.map(\.0))
+    }
+}

@@ -1,0 +1,103 @@
+import HTTP1
+import Policy
+import Testing
+
+@testable import ProxyEngine
+
+/// The checks a head goes through before its body, and the upstream head, without I/O: the code the
+/// connection and `partgate rewrite` share.
+@Suite("Request admission")
+struct RequestAdmissionTests {
+    static func head(_ text: String) throws -> RequestHead {
+        var parser = RequestHeadParser()
+        let bytes = Array(text.utf8)
+        guard case .complete(let head, _) = bytes.withUnsafeBytes({ parser.feed($0) }) else {
+            throw ParseFailure()
+        }
+        return head
+    }
+
+    struct ParseFailure: Error {}
+
+    static let rewriting = RouteConfiguration(
+        name: "uploads", match: RouteMatch(pathPrefix: "/upload"), upstream: "u",
+        rules: [Rule(name: "drop", match: RuleMatch(field: [try! Glob("x*")]), strip: true)])
+    static let plain = RouteConfiguration(name: "rest", upstream: "u")
+
+    static func problem(_ text: String, route: RouteConfiguration = rewriting) throws -> Problem? {
+        let head = try head(text)
+        do {
+            let checked = try RequestAdmission.checkHead(head)
+            _ = try RequestAdmission.body(head, framing: checked.framing, route: route)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func routesOnHostPathAndMethodFirstMatchFirst() throws {
+        let head = try Self.head("POST /upload/a?x HTTP/1.1\r\nHost: Example.test:8080\r\n\r\n")
+        let checked = try RequestAdmission.checkHead(head)
+        #expect(checked.host == "Example.test")
+        #expect(checked.path == "/upload/a")
+        #expect(RequestAdmission.route(for: head, checked, in: [Self.rewriting, Self.plain])?.name == "uploads")
+        let other = try Self.head("POST /uploads HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(RequestAdmission.route(for: other, try RequestAdmission.checkHead(other), in: [Self.rewriting]) == nil)
+    }
+
+    @Test func refusesAmbiguousHeads() throws {
+        let lookalike = try Self.problem("POST /upload HTTP/1.1\r\nHost: h\r\nContent_Type: text/plain\r\n\r\n")
+        #expect(lookalike?.status == 400 && lookalike?.name == "ambiguous_header_name")
+        let connect = try Self.problem("CONNECT h:443 HTTP/1.1\r\nHost: h:443\r\n\r\n")
+        #expect(connect?.status == 405)
+        let twoTypes = try Self.problem(
+            "POST /upload HTTP/1.1\r\nHost: h\r\nContent-Type: a/b\r\nContent-Type: c/d\r\nContent-Length: 1\r\n\r\n")
+        #expect(twoTypes?.status == 400 && twoTypes?.name == "duplicate_content_type")
+        let ambiguousBoundary = try Self.problem(
+            "POST /upload HTTP/1.1\r\nHost: h\r\nContent-Type: multipart/form-data; boundary=a; boundary=b\r\nContent-Length: 1\r\n\r\n"
+        )
+        #expect(ambiguousBoundary?.status == 400 && ambiguousBoundary?.name == "duplicate_parameter")
+    }
+
+    @Test func otherBodiesFollowTheRoute() throws {
+        let json = "POST /upload HTTP/1.1\r\nHost: h\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n"
+        #expect(try Self.problem(json)?.status == 415)
+        #expect(try Self.problem(json, route: Self.plain) == nil)
+        let untyped = "POST /upload HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\n"
+        #expect(try Self.problem(untyped)?.name == "content_type_missing")
+        let empty = "POST /upload HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\n\r\n"
+        #expect(try Self.problem(empty) == nil)
+    }
+
+    @Test func refusesADeclaredLengthOverTheRouteLimit() throws {
+        var route = Self.plain
+        route.limits.bodyBytes = 10
+        let problem = try Self.problem("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 11\r\n\r\n", route: route)
+        #expect(problem == Problem.bodyTooLarge(10))
+        #expect(problem?.status == 413)
+    }
+
+    @Test func upstreamHeadForEachBodyForm() throws {
+        let head = try Self.head(
+            "POST http://h/upload HTTP/1.0\r\nHost: h\r\nConnection: keep-alive, X-Hop\r\nX-Hop: 1\r\nVia: 1.1 a\r\n"
+                + "Content-Type: multipart/form-data; boundary=c\r\nContent-Length: 9\r\nExpect: 100-continue\r\n\r\n")
+        let common = "POST /upload HTTP/1.1\r\nHost: h\r\n"
+        let forwarding = "X-Forwarded-For: 192.0.2.1\r\nX-Forwarded-Proto: https\r\nVia: 1.1 a, 1.0 partgate\r\n"
+        let spooled = UpstreamRequestHead.make(
+            head, client: "192.0.2.1", tls: true,
+            body: .rewritten(contentType: "multipart/form-data; boundary=n", length: 42))
+        #expect(
+            String(decoding: spooled, as: UTF8.self) == common + forwarding
+                + "Content-Type: multipart/form-data; boundary=n\r\nContent-Length: 42\r\n\r\n")
+        let streamed = UpstreamRequestHead.make(
+            head, client: "192.0.2.1", tls: true,
+            body: .rewritten(contentType: "multipart/form-data; boundary=n", length: nil))
+        #expect(
+            String(decoding: streamed, as: UTF8.self) == common + forwarding
+                + "Content-Type: multipart/form-data; boundary=n\r\nTransfer-Encoding: chunked\r\n\r\n")
+        let relayed = UpstreamRequestHead.make(head, client: "192.0.2.1", tls: true, body: .relayed(chunked: false))
+        #expect(
+            String(decoding: relayed, as: UTF8.self) == common
+                + "Content-Type: multipart/form-data; boundary=c\r\nContent-Length: 9\r\n" + forwarding + "\r\n")
+    }
+}
