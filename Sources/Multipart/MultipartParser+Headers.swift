@@ -227,18 +227,22 @@ extension MultipartParser {
         } catch {
             throw MultipartError(.flag(error.flag), part: part, offset: at)
         }
-        pending.name = try text(UnsafeRawBufferPointer(rebasing: value[ranges.name]), unsafe: .unsafeName, &handler)
-        if let range = ranges.filename {
-            pending.filename = try text(UnsafeRawBufferPointer(rebasing: value[range]), unsafe: .unsafeFilename,
-                                        &handler)
-        } else if let range = ranges.extendedFilename {
-            try normalizeOrReject(.filenameExtended, part: part, at: at, &handler)
-            let decoded: [UInt8]
+        // A malformed `filename*` is a syntax error of the whole value, as `ContentDisposition.parse`
+        // reports it: decode it before judging the name, so both readings name the same flag.
+        var decoded: [UInt8] = []
+        if ranges.filename == nil, let range = ranges.extendedFilename {
             do {
                 decoded = try ContentDisposition.decodeExtendedValue(value, range)
             } catch {
                 throw MultipartError(.flag(error.flag), part: part, offset: at)
             }
+        }
+        pending.name = try text(UnsafeRawBufferPointer(rebasing: value[ranges.name]), unsafe: .unsafeName, &handler)
+        if let range = ranges.filename {
+            pending.filename = try text(UnsafeRawBufferPointer(rebasing: value[range]), unsafe: .unsafeFilename,
+                                        &handler)
+        } else if ranges.extendedFilename != nil {
+            try normalizeOrReject(.filenameExtended, part: part, at: at, &handler)
             // A percent-encoded control character is refused like a raw one: no backend should see it.
             guard !decoded.contains(where: HeaderSyntax.isControl) else {
                 throw MultipartError(.flag(.headerCTL), part: part, offset: at)

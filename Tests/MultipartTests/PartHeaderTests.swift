@@ -63,6 +63,15 @@ struct PartHeaderTests {
         #expect(normalized.violations == [.invalidUTF8])
     }
 
+    /// Found by FuzzContentDisposition: a malformed `filename*` is a syntax error of the whole value and
+    /// is named first, as `ContentDisposition.parse` names it, even when the name is not UTF-8.
+    @Test func malformedExtendedFilenameIsNamedBeforeTheNamesEncoding() {
+        var bytes = [UInt8]("--b\r\nContent-Disposition: form-data; name=\"")
+        bytes += [0xFF]
+        bytes += [UInt8]("\"; filename*=utf-8%zz\r\n\r\nv\r\n--b--")
+        #expect(SplitFeeder.verify(bytes, boundary: "b").error?.reason == .flag(.invalidParameter))
+    }
+
     @Test func utf8NamesAndFilenamesPassThrough() {
         let outcome = SplitFeeder.verify(Self.body("Content-Disposition: form-data; name=\"prénom\"; filename=\"☃ résumé.pdf\""),
                                          boundary: "b")
