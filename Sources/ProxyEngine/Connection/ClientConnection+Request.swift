@@ -70,9 +70,15 @@ extension ClientConnection {
         let exchange = Exchange(head: head, framing: framing, route: route, body: body,
                                 requestID: worker.nextRequestID())
         self.exchange = exchange
+        exchange.spool = makeSpool(for: exchange)
         if !framing.keepAlive || worker.draining { closeAfterExchange = true }
         if framing.expectsContinue, !exchange.decoder.isComplete {
             EvBuffer.add(output, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        }
+        if exchange.spool != nil {  // forward: spool: the upstream is opened once the body passed
+            phase = .body
+            pumpBody()
+            return
         }
         guard let upstream = worker.pool.take(upstreamSettings.name)
             ?? UpstreamConnection(loop: worker.loop, settings: upstreamSettings, buffers: worker.settings.buffers)
@@ -125,10 +131,12 @@ extension ClientConnection {
     }
 
     /// The request head as the upstream gets it: origin-form target, HTTP/1.1, hop-by-hop fields removed,
-    /// forwarding fields added, and for a rewritten body the new Content-Type and chunked framing.
-    private func upstreamHead(_ exchange: Exchange) -> [UInt8] {
+    /// forwarding fields added, and for a rewritten body the new Content-Type and chunked framing (a spooled
+    /// body: its exact Content-Length instead).
+    func upstreamHead(_ exchange: Exchange) -> [UInt8] {
         let head = exchange.head
         var removing = exchange.rewrite != nil ? Self.rewriteRemovals : Self.forwardRemovals
+        if exchange.spool != nil { removing.insert("content-length") }
         if head.contains("connection") { removing.formUnion(head.hopByHopFieldNames) }
         var adding: [HTTPField] = []
         let forwardedFor = head.values("x-forwarded-for") + [peer.host]
@@ -138,8 +146,10 @@ extension ClientConnection {
         adding.append(HTTPField(name: "Via", value: via.joined(separator: ", ")))
         if let rewrite = exchange.rewrite {
             adding.append(HTTPField(name: "Content-Type", value: rewrite.contentType))
-            adding.append(HTTPField(name: "Transfer-Encoding", value: "chunked"))
-        } else if exchange.chunkedPassthrough {
+        }
+        if let spool = exchange.spool {
+            adding.append(HTTPField(name: "Content-Length", value: String(spool.length)))
+        } else if exchange.rewrite != nil || exchange.chunkedPassthrough {
             adding.append(HTTPField(name: "Transfer-Encoding", value: "chunked"))
         }
         return head.serialized(target: head.target.originForm, version: .http1_1, removing: removing, adding: adding)
