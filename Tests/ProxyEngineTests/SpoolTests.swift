@@ -8,6 +8,8 @@ import Testing
 /// bytes read back in slices exactly as written.
 @Suite("Spool")
 struct SpoolTests {
+    static let staging = 256 * 1024
+
     /// Writes `bytes` in pieces of `piece`; returns the most memory the spool held between writes.
     static func fill(_ spool: Spool, _ bytes: [UInt8], piece: Int) -> Int {
         var most = 0
@@ -45,7 +47,7 @@ struct SpoolTests {
 
     @Test func smallBodyStaysInMemory() throws {
         let directory = try SpoolDirectory()
-        let spool = Spool(memoryLimit: 64 * 1024, directory: directory.path)
+        let spool = Spool(memoryLimit: 64 * 1024, stagingBytes: Self.staging, directory: directory.path)
         let body = SpoolRequests.bytes(64 * 1024, seed: 3)
         _ = Self.fill(spool, body, piece: 1000)
         try spool.finish()
@@ -57,13 +59,13 @@ struct SpoolTests {
 
     @Test func largeBodyMovesToAnUnlinkedFile() throws {
         let directory = try SpoolDirectory()
-        let spool = Spool(memoryLimit: 64 * 1024, directory: directory.path)
+        let spool = Spool(memoryLimit: 64 * 1024, stagingBytes: Self.staging, directory: directory.path)
         let body = SpoolRequests.bytes(3 << 20, seed: 4)
         let most = Self.fill(spool, body, piece: 10_000)
         try spool.finish()
         #expect(spool.isSpilled && spool.length == Int64(body.count))
         // Never more than the staging size plus one write, although 3 MiB went through.
-        #expect(most < Spool.stagingBytes + 10_000)
+        #expect(most < Self.staging + 10_000)
         #expect(spool.memoryBytes == 0)
         #expect(directory.entries.isEmpty && directory.openDeletedFiles.count == 1)
         let sent = try Self.drain(spool, highWater: 256 * 1024, slice: 64 * 1024)
@@ -76,7 +78,7 @@ struct SpoolTests {
     @Test func deinitDeletesTheFile() throws {
         let directory = try SpoolDirectory()
         do {
-            let spool = Spool(memoryLimit: 0, directory: directory.path)
+            let spool = Spool(memoryLimit: 0, stagingBytes: Self.staging, directory: directory.path)
             _ = Self.fill(spool, [1, 2, 3], piece: 3)
             #expect(spool.isSpilled && directory.openDeletedFiles.count == 1)
         }
@@ -85,7 +87,7 @@ struct SpoolTests {
 
     @Test func bodyOfExactlyTheLimitStaysInMemory() throws {
         let directory = try SpoolDirectory()
-        let spool = Spool(memoryLimit: 1000, directory: directory.path)
+        let spool = Spool(memoryLimit: 1000, stagingBytes: Self.staging, directory: directory.path)
         _ = Self.fill(spool, [UInt8](repeating: 9, count: 1000), piece: 100)
         #expect(!spool.isSpilled)
         [UInt8(1)].withUnsafeBytes { spool.write($0) }
@@ -93,7 +95,7 @@ struct SpoolTests {
     }
 
     @Test func fileThatCannotBeCreatedIsAFailure() throws {
-        let spool = Spool(memoryLimit: 10, directory: "/nonexistent/partgate")
+        let spool = Spool(memoryLimit: 10, stagingBytes: Self.staging, directory: "/nonexistent/partgate")
         _ = Self.fill(spool, [UInt8](repeating: 1, count: 100), piece: 20)
         #expect(spool.failure == SpoolError(.create, ENOENT))
         #expect(throws: SpoolError(.create, ENOENT)) { try spool.finish() }

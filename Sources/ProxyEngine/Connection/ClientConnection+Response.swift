@@ -172,11 +172,9 @@ extension ClientConnection: UpstreamDelegate {
         if exchange.responseChunked { ChunkFraming.last(to: output) }
         if let upstream = exchange.upstream {
             exchange.upstream = nil
-            // Bytes after the response are not the next request's response, and request bytes still queued
-            // (an upstream that answered before reading the whole body) would end up in the next request (or
-            // refer to a spool file about to be closed): such a connection is not reused.
+            // Bytes after the response are not the next request's response: such a connection is not reused.
             if exchange.requestDone, exchange.upstreamReusable, !exchange.earlyResponse, !worker.draining,
-                EvBuffer.length(upstream.input) == 0, EvBuffer.length(upstream.output) == 0
+                EvBuffer.length(upstream.input) == 0
             {
                 worker.pool.put(upstream)
             } else {

@@ -15,7 +15,9 @@ extension ClientConnection {
         guard exchange.route.forward == .spool else { return nil }
         let hasBody = exchange.framing.body != .none && exchange.framing.body != .contentLength(0)
         guard hasBody || exchange.rewrite != nil else { return nil }
-        return Spool(memoryLimit: Int(clamping: exchange.route.spoolMemory), directory: worker.settings.spoolDirectory)
+        return Spool(
+            memoryLimit: Int(clamping: exchange.route.spoolMemory), stagingBytes: worker.settings.buffers.maxSingleIO,
+            directory: worker.settings.spoolDirectory)
     }
 
     /// False, with the request answered, once the spool failed (a temp file could not be created or written).

@@ -8,17 +8,20 @@ import Glibc
 ///
 /// Bytes are copied into an evbuffer of dense chains (not moved: a moved input chain can hold far more
 /// capacity than bytes, and the memory bound would lie). Once the body outgrows `memoryLimit`, everything
-/// moves to an unlinked ``SpoolFile``, and the evbuffer only stages writes to it (at most
-/// ``stagingBytes``). So a spool holds at most `max(memoryLimit, stagingBytes)` plus one write in memory,
-/// whatever the body size; `limits.body_bytes` bounds the file (the body plus the re-encoding overhead).
+/// moves to an unlinked ``SpoolFile``, and the evbuffer only stages writes to it (`stagingBytes` at a
+/// time). So a spool holds at most `max(memoryLimit, stagingBytes)` plus one write and one 64 KiB chain in
+/// memory, whatever the body size; `limits.body_bytes` bounds the file (the body plus the re-encoding
+/// overhead).
 ///
 /// Owns its evbuffer and its file, and frees both in ``close()`` (or `deinit`): the file has no name, so
-/// closing it is deleting it. The owner closes the spool when its request ends, on every path.
+/// closing it is deleting it. The owner closes the spool when its request ends, on every path. The one
+/// other holder of the file is a `sendfile` segment in a plain upstream's output (see
+/// ``send(to:sendfile:highWater:slice:)``), which libevent closes once its bytes were sent or the
+/// connection's buffers are freed.
 final class Spool {
-    /// The staging size of a spilled spool: file writes happen in pieces of about this size.
-    static let stagingBytes = 256 * 1024
-
     private let memoryLimit: Int
+    /// The staging size of a spilled spool: file writes happen in pieces of about this size.
+    private let stagingBytes: Int
     private let directory: String
     /// The body (before it spilled) or the bytes not yet written to the file.
     private var buffer: OpaquePointer?
@@ -33,11 +36,13 @@ final class Spool {
 
     /// - Parameters:
     ///   - memoryLimit: body bytes kept in memory before the spool moves to a file (`spool_memory`).
+    ///   - stagingBytes: once in a file, bytes gathered per file write (the engine's largest single I/O).
     ///   - directory: where the file is created.
-    init(memoryLimit: Int, directory: String) {
+    init(memoryLimit: Int, stagingBytes: Int, directory: String) {
         guard let buffer = evbuffer_new() else { fatalError("libevent: evbuffer_new failed") }
         self.buffer = buffer
         self.memoryLimit = max(0, memoryLimit)
+        self.stagingBytes = max(1, stagingBytes)
         self.directory = directory
     }
 
@@ -58,7 +63,7 @@ final class Spool {
         length += Int64(bytes.count)
         do {
             if let file {
-                if EvBuffer.length(buffer) >= Self.stagingBytes { try file.append(draining: buffer) }
+                if EvBuffer.length(buffer) >= stagingBytes { try file.append(draining: buffer) }
             } else if EvBuffer.length(buffer) > memoryLimit {
                 let file = try SpoolFile(directory: directory)
                 self.file = file
@@ -104,11 +109,19 @@ final class Spool {
         }
         if sendfile {
             guard sent == 0 else { return sent == length }
-            // The segment does not own the descriptor: the spool outlives every chain that refers to it (the
-            // connection is closed, or its output drained, before the spool is closed).
-            guard let segment = evbuffer_file_segment_new(file.descriptor, 0, length, UInt32(EVBUF_FS_DISABLE_LOCKING))
-            else { throw SpoolError(.send, errno) }
-            // On failure libevent has already dropped this reference.
+            // The segment gets a descriptor of its own, closed by libevent with the last chain that refers to it
+            // (once its bytes were sent, or when the connection's buffers are freed). A bufferevent being freed
+            // can still write while a deferred callback holds it, so a chain must never refer to the spool's
+            // own descriptor: closed with the request, its number could already name another file.
+            let copy = fcntl(file.descriptor, F_DUPFD_CLOEXEC, 0)
+            guard copy >= 0 else { throw SpoolError(.send, errno) }
+            let flags = UInt32(EVBUF_FS_CLOSE_ON_FREE | EVBUF_FS_DISABLE_LOCKING)
+            guard let segment = evbuffer_file_segment_new(copy, 0, length, flags) else {
+                let code = errno
+                Glibc.close(copy)
+                throw SpoolError(.send, code)
+            }
+            // On failure libevent has already dropped this reference (and closed the copy).
             guard evbuffer_add_file_segment(output, segment, 0, length) == 0 else { throw SpoolError(.send, 0) }
             evbuffer_file_segment_free(segment)  // the chain keeps its own reference
             sent = length
