@@ -94,6 +94,38 @@ struct ProxySpoolCleanupTests {
         #expect(directory.wait(seconds: 2) { $0.isClean })
     }
 
+    /// A TLS upstream answers 413 after the head while most of the spool is still to be read from the file in
+    /// slices: the answer is relayed, no more slices go, and the connections close.
+    @Test func afterATLSUpstreamAnsweredEarly() throws {
+        let (listener, upstreamPort) = try TestSocket.listen()
+        let upstream = Thread {
+            guard let socket = try? listener.accept(), let ssl = try? TLSFixture.shared.serverContext().makeSSL() else {
+                return
+            }
+            let endpoint = BlockingTLSEndpoint(ssl: ssl, socket: socket)
+            guard case .success = endpoint.handshake(asServer: true), case .success = endpoint.read(count: 1000) else {
+                return
+            }
+            _ = endpoint.write("HTTP/1.1 413 Payload Too Large\r\nContent-Length: 4\r\n\r\nbig!")
+            endpoint.awaitClose()
+            endpoint.close()
+        }
+        upstream.start()
+        let directory = try SpoolDirectory()
+        let (proxy, port) = try SpoolRequests.proxy(
+            route: SpoolRequests.route(.spool, spoolMemory: Self.memory, upstream: "up"), upstreamPort: upstreamPort,
+            directory: directory.path, tls: true)
+        defer { proxy.stop(); proxy.wait() }
+        let client = try TestHTTPClient(port: port)
+        client.send(SpoolRequests.upload(SpoolRequests.form(fileBytes: 32 << 20)))
+        let response = client.readResponse()
+        #expect(response?.status == 413)
+        #expect(response?.text == "big!")
+        #expect(response?.header("connection") == "close")
+        #expect(client.isClosedByPeer())
+        #expect(directory.wait(seconds: 2) { $0.isClean })
+    }
+
     @Test func afterAProxyStopWhileSpooling() throws {
         let upstream = try CountingUpstream()
         defer { upstream.stop() }

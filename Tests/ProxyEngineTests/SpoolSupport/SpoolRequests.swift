@@ -67,13 +67,14 @@ enum SpoolRequests {
         name: "no-php", match: RuleMatch(filename: [try! Glob("*.php", caseInsensitive: true)]),
         reject: Rule.Reject(status: 422))
 
-    /// A proxy with `route` in front of the upstream at `port` ("up"), spooling into `directory`.
-    static func proxy(route: RouteConfiguration, upstreamPort: UInt16, directory: String,
+    /// A proxy with `route` in front of the upstream at `port` ("up", TLS verified against the test CA if
+    /// `tls`), spooling into `directory`.
+    static func proxy(route: RouteConfiguration, upstreamPort: UInt16, directory: String, tls: Bool = false,
                       events: EngineEvents = EngineEvents(), drainTimeout: Duration = .seconds(30)) throws -> (ProxyServer, UInt16) {
         let settings = EngineSettings(
             listeners: [ListenerSettings(address: SocketAddress("127.0.0.1:0")!)],
             upstreams: ["up": UpstreamSettings(name: "up", address: SocketAddress("127.0.0.1:\(upstreamPort)")!,
-                                               serverName: "localhost", tls: nil)],
+                                               serverName: "localhost", tls: tls ? try TLSFixture.shared.clientContext() : nil)],
             routes: [route], drainTimeout: drainTimeout, spoolDirectory: directory)
         let proxy = ProxyServer(settings: settings, events: events)
         return (proxy, try proxy.start()[0].port)
