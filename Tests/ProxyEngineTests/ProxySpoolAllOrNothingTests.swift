@@ -84,7 +84,8 @@ struct ProxySpoolAllOrNothingTests {
     /// upstream sees nothing; bodies that fit in memory still pass.
     @Test func spoolFileFailureIs500() throws {
         let body = SpoolRequests.form(fileBytes: 1 << 20)
-        let outcome = try Self.run(SpoolRequests.upload(body, path: "/bad"), .spool, spoolDirectory: "/nonexistent/partgate")
+        let outcome = try Self.run(
+            SpoolRequests.upload(body, path: "/bad"), .spool, spoolDirectory: "/nonexistent/partgate")
         #expect(outcome.response?.status == 500)
         #expect(outcome.response?.json?["flag"] as? String == "spool_failed")
         #expect(outcome.connections.count == 1 && outcome.connections.first?.head.hasPrefix("POST /good ") == true)
@@ -104,7 +105,8 @@ struct ProxySpoolAllOrNothingTests {
         #expect(client.readResponse()?.status == 200)
         let seen = try #require(upstream.connections.first)
         let length = seen.head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
-        #expect(length.map { String($0.split(separator: ":")[1]).trimmingCharacters(in: .whitespaces) } == String(seen.bodyBytes))
+        let value = length.map { String($0.split(separator: ":")[1]).trimmingCharacters(in: .whitespaces) }
+        #expect(value == String(seen.bodyBytes))
         #expect(!seen.head.lowercased().contains("transfer-encoding"))
         #expect(directory.isClean)
     }

@@ -34,7 +34,8 @@ struct ProxySpoolCleanupTests {
     }
 
     @Test func afterARefusal() throws {
-        let proxy = try SpoolProxy(route: SpoolRequests.route(.spool, spoolMemory: Self.memory, rules: [SpoolRequests.rejectPHP]))
+        let proxy = try SpoolProxy(
+            route: SpoolRequests.route(.spool, spoolMemory: Self.memory, rules: [SpoolRequests.rejectPHP]))
         defer { proxy.shutdown() }
         let body = SpoolRequests.form(fileBytes: 2 << 20, lastFilename: "shell.php")
         #expect(try proxy.send(SpoolRequests.upload(body))?.status == 422)

@@ -26,7 +26,10 @@ struct ProxySpoolTests {
         return (proxy.recorder.records.first, response?.status, open.value, directory.isClean)
     }
 
-    @Test(arguments: [(spilled: false, tls: false), (spilled: true, tls: false), (spilled: false, tls: true), (spilled: true, tls: true)])
+    @Test(arguments: [
+        (spilled: false, tls: false), (spilled: true, tls: false),
+        (spilled: false, tls: true), (spilled: true, tls: true),
+    ])
     func spooledBodyIsTheStreamedBodyWithAContentLength(spilled: Bool, tls: Bool) throws {
         let request = SpoolRequests.upload(SpoolRequests.form(fileBytes: 2 << 20))
         let memory: Int64 = spilled ? 64 * 1024 : RouteConfiguration.defaultSpoolMemory
@@ -66,7 +69,8 @@ struct ProxySpoolTests {
         let body = SpoolRequests.bytes(300_000, seed: 7)
         let request = chunked
             ? SpoolRequests.chunked(body, contentType: "application/octet-stream")
-            : Array("POST /raw HTTP/1.1\r\nHost: a\r\nContent-Type: application/octet-stream\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
+            : Array(("POST /raw HTTP/1.1\r\nHost: a\r\nContent-Type: application/octet-stream\r\n"
+                + "Content-Length: \(body.count)\r\n\r\n").utf8) + body
         let spooled = try Self.forward(request, .spool)
         let streamed = try Self.forward(request, .stream)
         let record = try #require(spooled.record)

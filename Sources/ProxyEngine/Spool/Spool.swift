@@ -29,7 +29,7 @@ final class Spool {
     private(set) var file: SpoolFile?
     /// Bytes written so far: the Content-Length once ``finish()`` returned.
     private(set) var length: Int64 = 0
-    /// Bytes of the file handed to the upstream's output so far.
+    /// Bytes handed to the upstream's output so far.
     private(set) var sent: Int64 = 0
     /// The first failure: later writes are ignored, and the request must be answered with an error.
     private(set) var failure: SpoolError?
@@ -135,7 +135,8 @@ final class Spool {
             }
             let read: Int
             do {
-                read = try file.read(into: UnsafeMutableRawBufferPointer(start: base, count: min(count, vector.iov_len)), at: sent)
+                let space = UnsafeMutableRawBufferPointer(start: base, count: min(count, vector.iov_len))
+                read = try file.read(into: space, at: sent)
             } catch {
                 _ = evbuffer_commit_space(output, &vector, 0)
                 throw error

@@ -43,7 +43,8 @@ enum SpoolRequests {
     /// A POST whose body is sent chunked (in pieces of `chunk` bytes).
     static func chunked(_ body: [UInt8], contentType: String = "multipart/form-data; boundary=\(boundary)",
                         path: String = "/upload", chunk: Int = 100_000) -> [UInt8] {
-        var out = Array("POST \(path) HTTP/1.1\r\nHost: example.test\r\nContent-Type: \(contentType)\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+        var out = Array(("POST \(path) HTTP/1.1\r\nHost: example.test\r\nContent-Type: \(contentType)\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\n").utf8)
         var offset = 0
         while offset < body.count {
             let end = min(body.count, offset + chunk)
@@ -69,12 +70,15 @@ enum SpoolRequests {
 
     /// A proxy with `route` in front of the upstream at `port` ("up", TLS verified against the test CA if
     /// `tls`), spooling into `directory`.
-    static func proxy(route: RouteConfiguration, upstreamPort: UInt16, directory: String, tls: Bool = false,
-                      events: EngineEvents = EngineEvents(), drainTimeout: Duration = .seconds(30)) throws -> (ProxyServer, UInt16) {
+    static func proxy(
+        route: RouteConfiguration, upstreamPort: UInt16, directory: String, tls: Bool = false,
+        events: EngineEvents = EngineEvents(), drainTimeout: Duration = .seconds(30)
+    ) throws -> (ProxyServer, UInt16) {
         let settings = EngineSettings(
             listeners: [ListenerSettings(address: SocketAddress("127.0.0.1:0")!)],
-            upstreams: ["up": UpstreamSettings(name: "up", address: SocketAddress("127.0.0.1:\(upstreamPort)")!,
-                                               serverName: "localhost", tls: tls ? try TLSFixture.shared.clientContext() : nil)],
+            upstreams: ["up": UpstreamSettings(
+                name: "up", address: SocketAddress("127.0.0.1:\(upstreamPort)")!, serverName: "localhost",
+                tls: tls ? try TLSFixture.shared.clientContext() : nil)],
             routes: [route], drainTimeout: drainTimeout, spoolDirectory: directory)
         let proxy = ProxyServer(settings: settings, events: events)
         return (proxy, try proxy.start()[0].port)
