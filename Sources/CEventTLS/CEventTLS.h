@@ -10,6 +10,7 @@
 #include <netinet/in.h>
 #include <stdint.h>
 #include <malloc.h>
+#include <fcntl.h>
 
 #include <openssl/ssl.h>
 #include <openssl/err.h>
@@ -56,6 +57,12 @@ static inline int cshim_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *x509) {
 static inline long cshim_BIO_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
 /* EVP_EC_gen is a macro over the variadic EVP_PKEY_Q_keygen, which Swift cannot call. */
 static inline EVP_PKEY *cshim_EVP_EC_gen(const char *curve) { return EVP_EC_gen(curve); }
+
+/* mkostemp is declared only under _GNU_SOURCE, which Swift's Glibc module does not define (glibc's own
+ * declaration is identical). O_CLOEXEC at creation: a process spawned by another thread meanwhile must not
+ * inherit a spool file. */
+extern int mkostemp(char *template_, int flags);
+static inline int cshim_mkostemp_cloexec(char *template_) { return mkostemp(template_, O_CLOEXEC); }
 
 /* glibc malloc tuning (malloc.h is not in Swift's Glibc module). */
 static inline int cshim_set_malloc_thresholds(int mmap_threshold, int trim_threshold) {

@@ -4,29 +4,30 @@ import Multipart
 import Policy
 
 extension ClientConnection {
-    /// Moves request body bytes upstream until the input runs dry, the upstream is full, or the body ends.
+    /// Moves request body bytes upstream (or into the spool) until the input runs dry, the upstream is full,
+    /// or the body ends.
     func pumpBody() {
         defer { reader?.refresh() }
-        guard let exchange, let upstream = exchange.upstream else { return }
+        guard let exchange, let sink = exchange.bodySink else { return }
         let buffers = worker.settings.buffers
         while phase == .body, !exchange.requestDone {
-            if EvBuffer.length(upstream.output) >= buffers.writeHighWater {
+            if let upstream = exchange.upstream, EvBuffer.length(upstream.output) >= buffers.writeHighWater {
                 pauseClient(upstream)
                 return
             }
             guard let chain = EvBuffer.firstChain(input) else {
                 // No input: a body that is already complete (none, or Content-Length 0) ends here.
                 if case .end = exchange.decoder.decode(UnsafeRawBufferPointer(start: nil, count: 0)) {
-                    finishRequestBody(exchange, upstream)
+                    finishRequestBody(exchange, sink)
                 }
                 return
             }
-            guard pump(chain, exchange, upstream) else { return }
+            guard pump(chain, exchange, sink) else { return }
         }
     }
 
     /// Decodes one input chain; returns false when the body ended or the request was refused.
-    private func pump(_ chain: UnsafeRawBufferPointer, _ exchange: Exchange, _ upstream: UpstreamConnection) -> Bool {
+    private func pump(_ chain: UnsafeRawBufferPointer, _ exchange: Exchange, _ sink: any BodySink) -> Bool {
         var position = 0
         var consumed = 0
         while true {
@@ -41,12 +42,12 @@ extension ClientConnection {
                     answer(Problem(413, "limit_body_bytes", detail: "the body exceeds \(exchange.route.limits.bodyBytes) bytes"))
                     return false
                 }
-                guard forward(chain, start: start, count: range.count, &consumed, exchange, upstream) else { return false }
+                guard forward(chain, start: start, count: range.count, &consumed, exchange, sink) else { return false }
                 position = start + range.count
             case .end(let framing):
                 position += framing
                 EvBuffer.drain(input, position - consumed)
-                finishRequestBody(exchange, upstream)
+                finishRequestBody(exchange, sink)
                 return false
             case .error(let error):
                 answer(Problem(error.suggestedStatus, error.code.name))
@@ -55,16 +56,17 @@ extension ClientConnection {
         }
     }
 
-    /// Writes the body bytes at `start..<start+count` of `chain` upstream (re-encoded or relayed).
+    /// Writes the body bytes at `start..<start+count` of `chain` upstream or to the spool (re-encoded or
+    /// relayed).
     private func forward(
         _ chain: UnsafeRawBufferPointer, start: Int, count: Int, _ consumed: inout Int,
-        _ exchange: Exchange, _ upstream: UpstreamConnection
+        _ exchange: Exchange, _ sink: any BodySink
     ) -> Bool {
         guard exchange.rewrite != nil else {
-            if exchange.chunkedPassthrough { ChunkFraming.header(count, to: upstream) }
-            transfer(chain, index: start, count: count, &consumed, upstream)
-            if exchange.chunkedPassthrough { ChunkFraming.trailer(to: upstream) }
-            return true
+            if exchange.chunkedPassthrough { ChunkFraming.header(count, to: sink) }
+            transfer(chain, index: start, count: count, &consumed, sink)
+            if exchange.chunkedPassthrough { ChunkFraming.trailer(to: sink) }
+            return spoolIntact(exchange)
         }
         do {
             try exchange.rewrite!.parse(UnsafeRawBufferPointer(rebasing: chain[start..<(start + count)]), in: chain)
@@ -73,11 +75,11 @@ extension ClientConnection {
             refuse(error)
             return false
         }
-        return apply(exchange, upstream, &consumed)
+        return apply(exchange, sink, &consumed) && spoolIntact(exchange)
     }
 
     /// Carries out the recorded ops as one chunk.
-    private func apply(_ exchange: Exchange, _ upstream: UpstreamConnection, _ consumed: inout Int) -> Bool {
+    private func apply(_ exchange: Exchange, _ sink: any BodySink, _ consumed: inout Int) -> Bool {
         reportAudit(exchange)
         if let rejection = exchange.rewrite!.rejection {
             // Nothing of this call is written; bytes already upstream stay an unterminated chunked body.
@@ -91,38 +93,39 @@ extension ClientConnection {
         }
         let total = recorder.outputCount
         guard total > 0 else { return true }
-        ChunkFraming.header(total, to: upstream)
+        ChunkFraming.header(total, to: sink)
         recorder.scratch.withUnsafeBytes { scratch in
             for op in recorder.ops {
                 switch op {
                 case .move(let index, let count):
-                    transfer(recorder.chain!, index: index, count: count, &consumed, upstream)
+                    transfer(recorder.chain!, index: index, count: count, &consumed, sink)
                 case .scratch(let start, let count):
-                    upstream.write(UnsafeRawBufferPointer(rebasing: scratch[start..<(start + count)]))
+                    sink.write(UnsafeRawBufferPointer(rebasing: scratch[start..<(start + count)]))
                 }
             }
         }
-        ChunkFraming.trailer(to: upstream)
+        ChunkFraming.trailer(to: sink)
         return true
     }
 
-    /// Sends body bytes at `index..<index+count` of the current input chain upstream: moved chain by chain
-    /// to a plain upstream (zero-copy), copied into large chains for a TLS one (see ``CoalescingOutput``).
-    /// Input before them is drained, or left to the end-of-chain drain when copying.
+    /// Sends body bytes at `index..<index+count` of the current input chain on: moved chain by chain to a
+    /// plain upstream (zero-copy), copied into large chains for a TLS one (see ``CoalescingOutput``) or a
+    /// spool. Input before them is drained, or left to the end-of-chain drain when copying.
     private func transfer(
-        _ chain: UnsafeRawBufferPointer, index: Int, count: Int, _ consumed: inout Int, _ upstream: UpstreamConnection
+        _ chain: UnsafeRawBufferPointer, index: Int, count: Int, _ consumed: inout Int, _ sink: any BodySink
     ) {
-        if upstream.isTLS {
-            upstream.write(UnsafeRawBufferPointer(rebasing: chain[index..<(index + count)]))
-        } else {
+        if let target = sink.moveTarget {
             EvBuffer.drain(input, index - consumed)
-            EvBuffer.move(from: input, to: upstream.output, count)
+            EvBuffer.move(from: input, to: target, count)
             consumed = index + count
+        } else {
+            sink.write(UnsafeRawBufferPointer(rebasing: chain[index..<(index + count)]))
         }
     }
 
-    /// The body is complete: close the multipart body, end the chunked framing, wait for the response.
-    private func finishRequestBody(_ exchange: Exchange, _ upstream: UpstreamConnection) {
+    /// The body is complete: close the multipart body, end the chunked framing, wait for the response (or,
+    /// for a spooled body, send it now).
+    private func finishRequestBody(_ exchange: Exchange, _ sink: any BodySink) {
         if exchange.rewrite != nil {
             do {
                 try exchange.rewrite!.finish()
@@ -132,11 +135,22 @@ extension ClientConnection {
                 return
             }
             var none = 0
-            guard apply(exchange, upstream, &none) else { return }
-            ChunkFraming.last(to: upstream)
+            guard apply(exchange, sink, &none) else { return }
+            ChunkFraming.last(to: sink)
         } else if exchange.chunkedPassthrough {
-            ChunkFraming.last(to: upstream)
+            ChunkFraming.last(to: sink)
         }
+        exchange.bodyReceived = true
+        if let spool = exchange.spool {
+            sendSpool(exchange, spool)
+            return
+        }
+        guard let upstream = exchange.upstream else { return }
+        requestQueued(exchange, upstream)
+    }
+
+    /// The whole request is in the upstream's output buffer: wait for the response.
+    func requestQueued(_ exchange: Exchange, _ upstream: UpstreamConnection) {
         exchange.requestDone = true
         if phase == .body { phase = .response }
         if upstream.connected {
@@ -180,19 +194,22 @@ extension RouteConfiguration {
     }
 }
 
-/// Chunked framing written straight into an evbuffer (or through an upstream's writer).
+/// Chunked framing written straight into an evbuffer, or through a body sink (nothing for a spool).
 enum ChunkFraming {
-    static func header(_ count: Int, to upstream: UpstreamConnection) {
+    static func header(_ count: Int, to sink: any BodySink) {
+        guard sink.framesChunks else { return }
         let line = ChunkedEncoder.sizeLine(for: count)
-        line.withUnsafeBytes { upstream.write($0) }
+        line.withUnsafeBytes { sink.write($0) }
     }
 
-    static func trailer(to upstream: UpstreamConnection) {
-        upstream.write(ChunkedEncoder.dataTerminator)
+    static func trailer(to sink: any BodySink) {
+        guard sink.framesChunks else { return }
+        ChunkedEncoder.dataTerminator.withUnsafeBytes { sink.write($0) }
     }
 
-    static func last(to upstream: UpstreamConnection) {
-        upstream.write(ChunkedEncoder.lastChunk)
+    static func last(to sink: any BodySink) {
+        guard sink.framesChunks else { return }
+        ChunkedEncoder.lastChunk.withUnsafeBytes { sink.write($0) }
     }
 
     static func header(_ count: Int, to buffer: OpaquePointer) {

@@ -57,9 +57,15 @@ extension ClientConnection {
         let exchange = Exchange(head: head, framing: framing, route: route, body: body,
                                 requestID: worker.nextRequestID())
         self.exchange = exchange
+        exchange.spool = makeSpool(for: exchange)
         if !framing.keepAlive || worker.draining { closeAfterExchange = true }
         if framing.expectsContinue, !exchange.decoder.isComplete {
             EvBuffer.add(output, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        }
+        if exchange.spool != nil {  // forward: spool: the upstream is opened once the body passed
+            phase = .body
+            pumpBody()
+            return
         }
         guard let upstream = worker.pool.take(upstreamSettings.name)
             ?? UpstreamConnection(loop: worker.loop, settings: upstreamSettings, buffers: worker.settings.buffers)
@@ -75,11 +81,17 @@ extension ClientConnection {
         pumpBody()
     }
 
-    /// The request head as the upstream gets it (``UpstreamRequestHead``): a rewritten body goes chunked.
-    private func upstreamHead(_ exchange: Exchange) -> [UInt8] {
-        let body: UpstreamRequestHead.Body =
-            exchange.rewrite.map { .rewritten(contentType: $0.contentType, length: nil) }
-            ?? .relayed(chunked: exchange.chunkedPassthrough)
+    /// The request head as the upstream gets it (``UpstreamRequestHead``): a rewritten body goes chunked,
+    /// a spooled one (rewritten or relayed) with its exact Content-Length.
+    func upstreamHead(_ exchange: Exchange) -> [UInt8] {
+        let body: UpstreamRequestHead.Body
+        if let rewrite = exchange.rewrite {
+            body = .rewritten(contentType: rewrite.contentType, length: exchange.spool?.length)
+        } else if let spool = exchange.spool {
+            body = .spooled(length: spool.length)
+        } else {
+            body = .relayed(chunked: exchange.chunkedPassthrough)
+        }
         return UpstreamRequestHead.make(exchange.head, client: peer.host, tls: isTLS, body: body)
     }
 }

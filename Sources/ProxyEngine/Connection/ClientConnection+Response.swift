@@ -10,6 +10,10 @@ extension ClientConnection: UpstreamDelegate {
 
     func upstreamDrained(_ upstream: UpstreamConnection) {
         guard let exchange, exchange.upstream === upstream else { return }
+        if exchange.spool != nil, !exchange.requestDone {
+            continueSpool(exchange, upstream)
+            return
+        }
         if clientPaused {
             resumeClient(upstream)
             pumpBody()

@@ -189,7 +189,7 @@ final class ClientConnection: LoopResource {
         if isTLS, flags & Int32(BEV_EVENT_ERROR) != 0, let bev, bufferevent_get_openssl_error(bev) != 0 {
             tlsFailed = true
         }
-        if flags & Int32(BEV_EVENT_EOF) != 0, phase == .response, let exchange, exchange.requestDone {
+        if flags & Int32(BEV_EVENT_EOF) != 0, phase == .response, let exchange, exchange.bodyReceived {
             // The client finished sending; it may still read the response.
             closeAfterExchange = true
             clientEnded = true
@@ -225,6 +225,7 @@ final class ClientConnection: LoopResource {
             upstream.close()
             exchange?.upstream = nil
         }
+        exchange?.spool?.close()  // the request is over: its temp file goes now, not with the connection
         phase = .closing
         arm(.seconds(2))
         clientPaused = false
@@ -243,6 +244,7 @@ final class ClientConnection: LoopResource {
         if let upstream = exchange?.upstream {
             upstream.close()
         }
+        exchange?.spool?.close()
         exchange = nil
         if let timer {
             event_free(timer)

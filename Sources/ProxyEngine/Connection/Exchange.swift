@@ -24,9 +24,16 @@ final class Exchange {
     let chunkedPassthrough: Bool
     /// Decoded body bytes so far (the route's body_bytes limit applies to these).
     var bodyBytes: Int64 = 0
+    /// The client's body was read to its end and passed (set with ``requestDone`` in stream mode; before
+    /// the spool is sent in spool mode).
+    var bodyReceived = false
     /// The whole request, final chunk included, is in the upstream's output buffer.
     var requestDone = false
     var upstream: UpstreamConnection?
+    /// `forward: spool`: the body is held here until it passed, and the upstream is opened only then.
+    var spool: Spool?
+    /// Where body bytes go while the body is read.
+    var bodySink: (any BodySink)? { spool ?? upstream }
     var responseParser = ResponseHeadParser()
     var responseHead: ResponseHead?
     var responseDecoder: BodyDecoder?

@@ -9,6 +9,8 @@ package enum UpstreamRequestHead {
     package enum Body: Sendable, Equatable {
         /// Relayed as received: a Content-Length stays as it is; a chunked body is re-chunked.
         case relayed(chunked: Bool)
+        /// Relayed as received but held until it ended (spool mode): sent with `Content-Length: length`.
+        case spooled(length: Int64)
         /// Re-encoded with a new boundary: `contentType` announces it; sent chunked (`length` nil, stream mode)
         /// or with `Content-Length: length` (spool mode).
         case rewritten(contentType: String, length: Int64?)
@@ -23,7 +25,11 @@ package enum UpstreamRequestHead {
     /// - Returns: the head in wire form, through its final CRLF.
     package static func make(_ head: RequestHead, client: String, tls: Bool, body: Body) -> [UInt8] {
         var removing: Set<String>
-        if case .rewritten = body { removing = rewriteRemovals } else { removing = forwardRemovals }
+        switch body {
+        case .rewritten: removing = rewriteRemovals
+        case .spooled: removing = forwardRemovals.union(["content-length"])
+        case .relayed: removing = forwardRemovals
+        }
         if head.contains("connection") { removing.formUnion(head.hopByHopFieldNames) }
         var adding: [HTTPField] = []
         let forwardedFor = head.values("x-forwarded-for") + [client]
@@ -41,6 +47,8 @@ package enum UpstreamRequestHead {
             }
         case .relayed(let chunked):
             if chunked { adding.append(HTTPField(name: "Transfer-Encoding", value: "chunked")) }
+        case .spooled(let length):
+            adding.append(HTTPField(name: "Content-Length", value: String(length)))
         }
         return head.serialized(target: head.target.originForm, version: .http1_1, removing: removing, adding: adding)
     }

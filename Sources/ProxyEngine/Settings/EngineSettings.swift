@@ -1,6 +1,9 @@
 import HTTP1
 import Multipart
 import Policy
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Everything the engine needs to serve, resolved and immutable: the CLI builds it from the YAML
 /// configuration (or tests build it directly). Workers share one snapshot; a reload swaps it.
@@ -23,12 +26,22 @@ public struct EngineSettings: Sendable {
     public var drainTimeout: Duration
     /// Buffering per connection and direction (watermarks): bounds memory per connection.
     public var buffers: BufferSettings
+    /// Where `forward: spool` routes put the temp files of bodies beyond their `spool_memory` (unlinked as
+    /// soon as they are created). Default: `$TMPDIR`, or `/tmp`.
+    public var spoolDirectory: String
+
+    /// `$TMPDIR` when set and not empty, otherwise `/tmp`.
+    public static var defaultSpoolDirectory: String {
+        if let value = getenv("TMPDIR"), value.pointee != 0 { return String(cString: value) }
+        return "/tmp"
+    }
 
     /// - Parameters: see the properties.
     public init(
         workers: Int = 1, listeners: [ListenerSettings], upstreams: [String: UpstreamSettings],
         routes: [RouteConfiguration], headLimits: HeadLimits = HeadLimits(), headerTimeout: Duration = .seconds(10),
-        idleTimeout: Duration = .seconds(60), drainTimeout: Duration = .seconds(30), buffers: BufferSettings = BufferSettings()
+        idleTimeout: Duration = .seconds(60), drainTimeout: Duration = .seconds(30), buffers: BufferSettings = BufferSettings(),
+        spoolDirectory: String = Self.defaultSpoolDirectory
     ) {
         self.workers = workers
         self.listeners = listeners
@@ -39,6 +52,7 @@ public struct EngineSettings: Sendable {
         self.idleTimeout = idleTimeout
         self.drainTimeout = drainTimeout
         self.buffers = buffers
+        self.spoolDirectory = spoolDirectory
     }
 }
 

@@ -134,7 +134,10 @@ struct RewritePass {
         let upstreamBody: UpstreamRequestHead.Body
         switch body {
         case .passthrough(let chunked):
-            upstreamBody = .relayed(chunked: chunked)
+            // A spool route holds a relayed body too and sends it with its exact length, as the engine does
+            // (--framing is for re-encoded bodies only).
+            upstreamBody = route!.forward == .spool
+                ? .spooled(length: knownLength ?? 0) : .relayed(chunked: chunked)
         case .rewrite(let parser):
             let rewriter = makeBodyRewriter(
                 parser: parser, route: route!, digests: settings.audit || route!.audit, boundary: settings.boundary,
@@ -147,6 +150,7 @@ struct RewritePass {
         let bytes = UpstreamRequestHead.make(head, client: settings.client, tls: settings.clientTLS, body: upstreamBody)
         switch upstreamBody {
         case .relayed(let chunked): writer?.begin(head: bytes, chunked: chunked)
+        case .spooled: writer?.begin(head: bytes, chunked: false)
         case .rewritten(_, let length): writer?.begin(head: bytes, chunked: length == nil)
         }
         return true

@@ -7,7 +7,7 @@ import Testing
 /// byte for byte (chunk sizes aside: the proxy's follow its network reads).
 @Suite("partgate rewrite matches partgate serve", .serialized)
 struct RewriteMatchesProxyTests {
-    static func config(upstreamPort: UInt16) -> String {
+    static func config(upstreamPort: UInt16, forward: String = "stream") -> String {
         """
         version: 1
         workers: 1
@@ -17,12 +17,14 @@ struct RewriteMatchesProxyTests {
           - name: uploads
             match: { path_prefix: /upload }
             upstream: raw
+            forward: \(forward)
             rules:
               - { name: no-executables, match: { sniffed_type: application/x-msdownload }, reject: { status: 415 } }
               - { name: drop-internal, match: { field: "internal_*" }, strip: true }
               - { name: files, match: { has_filename: true }, sniff: { set_content_type: true } }
           - name: other
             upstream: raw
+            forward: \(forward)
         """
     }
 
@@ -34,18 +36,23 @@ struct RewriteMatchesProxyTests {
 
     static let fields = ["X-Forwarded-For: 203.0.113.7", "Via: 1.0 edge", "Connection: X-Trace", "X-Trace: 1"]
 
-    @Test(arguments: [
+    static let requests = [
         RawRequest.form("/upload", form, fields: fields),
         RawRequest.form("/upload?x=1", form, chunkSize: 7),
         RawRequest.post("/api", contentType: "application/json", body: Array("{\"a\":[1,2]}".utf8), fields: fields),
         RawRequest.post("/api", contentType: "application/json", body: Array("{\"a\":[1,2]}".utf8), chunkSize: 3),
-    ])
-    func forwardedRequestsAreIdentical(request: [UInt8]) throws {
+    ]
+
+    /// Both forwarding modes: `stream` (re-encoded bodies chunked, relayed ones as framed) and `spool` (every
+    /// body with its exact Content-Length).
+    @Test(arguments: ["stream", "spool"], requests)
+    func forwardedRequestsAreIdentical(forward: String, request: [UInt8]) throws {
         let upstream = try UpstreamCapture()
         defer { upstream.stop() }
         let workspace = try ConfigWorkspace()
         defer { workspace.remove() }
-        let config = try workspace.write(Self.config(upstreamPort: upstream.port), to: "partgate.yaml")
+        let config = try workspace.write(Self.config(upstreamPort: upstream.port, forward: forward),
+                                         to: "partgate.yaml")
         let server = try ServeProcess(configPath: config)
         defer { server.kill() }
         let port = try #require(server.listeningPorts(count: 1).first)
@@ -66,6 +73,10 @@ struct RewriteMatchesProxyTests {
         #expect(String(decoding: printed.head, as: UTF8.self) == String(decoding: proxied.head, as: UTF8.self))
         #expect(printed.body == proxied.body)
         #expect(printed.body.count > 0)
+        if forward == "spool" {
+            #expect(printed.field("content-length") == String(printed.body.count))
+            #expect(printed.field("transfer-encoding") == nil)
+        }
     }
 
     @Test func refusalsAreIdentical() throws {

@@ -1,0 +1,160 @@
+import CEventTLS
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A request body held until the whole request passed policy (`forward: spool`), then sent upstream after a
+/// head with its exact Content-Length.
+///
+/// Bytes are copied into an evbuffer of dense chains (not moved: a moved input chain can hold far more
+/// capacity than bytes, and the memory bound would lie). Once the body outgrows `memoryLimit`, everything
+/// moves to an unlinked ``SpoolFile``, and the evbuffer only stages writes to it (`stagingBytes` at a
+/// time). So a spool holds at most `max(memoryLimit, stagingBytes)` plus one write and one 64 KiB chain in
+/// memory, whatever the body size; `limits.body_bytes` bounds the file (the body plus the re-encoding
+/// overhead).
+///
+/// Owns its evbuffer and its file, and frees both in ``close()`` (or `deinit`): the file has no name, so
+/// closing it is deleting it. The owner closes the spool when its request ends, on every path. The one
+/// other holder of the file is a `sendfile` segment in a plain upstream's output (see
+/// ``send(to:sendfile:highWater:slice:)``), which libevent closes once its bytes were sent or the
+/// connection's buffers are freed.
+final class Spool {
+    private let memoryLimit: Int
+    /// The staging size of a spilled spool: file writes happen in pieces of about this size.
+    private let stagingBytes: Int
+    private let directory: String
+    /// The body (before it spilled) or the bytes not yet written to the file.
+    private var buffer: OpaquePointer?
+    private var coalescing = CoalescingOutput()
+    private(set) var file: SpoolFile?
+    /// Bytes written so far: the Content-Length once ``finish()`` returned.
+    private(set) var length: Int64 = 0
+    /// Bytes handed to the upstream's output so far.
+    private(set) var sent: Int64 = 0
+    /// The first failure: later writes are ignored, and the request must be answered with an error.
+    private(set) var failure: SpoolError?
+
+    /// - Parameters:
+    ///   - memoryLimit: body bytes kept in memory before the spool moves to a file (`spool_memory`).
+    ///   - stagingBytes: once in a file, bytes gathered per file write (the engine's largest single I/O).
+    ///   - directory: where the file is created.
+    init(memoryLimit: Int, stagingBytes: Int, directory: String) {
+        guard let buffer = evbuffer_new() else { fatalError("libevent: evbuffer_new failed") }
+        self.buffer = buffer
+        self.memoryLimit = max(0, memoryLimit)
+        self.stagingBytes = max(1, stagingBytes)
+        self.directory = directory
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Whether the body outgrew memory and lives in the file.
+    var isSpilled: Bool { file != nil }
+
+    /// Bytes held in memory.
+    var memoryBytes: Int { buffer.map(EvBuffer.length) ?? 0 }
+
+    /// Appends body bytes (copied). A failure is kept in ``failure``.
+    func write(_ bytes: UnsafeRawBufferPointer) {
+        guard failure == nil, let buffer, !bytes.isEmpty else { return }
+        coalescing.add(buffer, bytes)
+        length += Int64(bytes.count)
+        do {
+            if let file {
+                if EvBuffer.length(buffer) >= stagingBytes { try file.append(draining: buffer) }
+            } else if EvBuffer.length(buffer) > memoryLimit {
+                let file = try SpoolFile(directory: directory)
+                self.file = file
+                try file.append(draining: buffer)
+            }
+        } catch {
+            failure = error
+        }
+    }
+
+    /// The body is complete: writes what is staged to the file.
+    /// - Throws: the first ``SpoolError`` of the spool.
+    func finish() throws(SpoolError) {
+        if let failure { throw failure }
+        guard let file, let buffer else { return }
+        do {
+            try file.append(draining: buffer)
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    /// Hands the body to an upstream's output, after its head; returns true once all of it is there.
+    ///
+    /// A body in memory moves in at once (its chains are relinked). A file goes to a plain upstream as one
+    /// `sendfile` segment (no bytes in memory). For a TLS upstream libevent would map the whole segment
+    /// (`mmap`, and every page `SSL_write` touched stays resident until the segment is gone), so the file is
+    /// read in slices instead, only while the output holds less than `highWater`: call again from the
+    /// drained-write callback.
+    /// - Parameters:
+    ///   - output: the upstream's output evbuffer.
+    ///   - sendfile: the output drains to a socket (a plain bufferevent): file segments go by `sendfile`.
+    ///   - highWater: stop adding slices once the output holds this many bytes.
+    ///   - slice: bytes read per slice.
+    /// - Throws: ``SpoolError`` (`read`, `send`).
+    func send(to output: OpaquePointer, sendfile: Bool, highWater: Int, slice: Int) throws(SpoolError) -> Bool {
+        guard let buffer else { throw SpoolError(.send, EBADF) }
+        guard let file else {
+            _ = evbuffer_add_buffer(output, buffer)
+            sent = length
+            return true
+        }
+        if sendfile {
+            guard sent == 0 else { return sent == length }
+            // The segment gets a descriptor of its own, closed by libevent with the last chain that refers to it
+            // (once its bytes were sent, or when the connection's buffers are freed). A bufferevent being freed
+            // can still write while a deferred callback holds it, so a chain must never refer to the spool's
+            // own descriptor: closed with the request, its number could already name another file.
+            let copy = fcntl(file.descriptor, F_DUPFD_CLOEXEC, 0)
+            guard copy >= 0 else { throw SpoolError(.send, errno) }
+            let flags = UInt32(EVBUF_FS_CLOSE_ON_FREE | EVBUF_FS_DISABLE_LOCKING)
+            guard let segment = evbuffer_file_segment_new(copy, 0, length, flags) else {
+                let code = errno
+                Glibc.close(copy)
+                throw SpoolError(.send, code)
+            }
+            // On failure libevent has already dropped this reference (and closed the copy).
+            guard evbuffer_add_file_segment(output, segment, 0, length) == 0 else { throw SpoolError(.send, 0) }
+            evbuffer_file_segment_free(segment)  // the chain keeps its own reference
+            sent = length
+            return true
+        }
+        while sent < length, EvBuffer.length(output) < highWater {
+            let count = Int(min(Int64(max(slice, 1)), length - sent))
+            var vector = iovec()
+            guard evbuffer_reserve_space(output, count, &vector, 1) > 0, let base = vector.iov_base else {
+                throw SpoolError(.send, ENOMEM)
+            }
+            let read: Int
+            do {
+                let space = UnsafeMutableRawBufferPointer(start: base, count: min(count, vector.iov_len))
+                read = try file.read(into: space, at: sent)
+            } catch {
+                _ = evbuffer_commit_space(output, &vector, 0)
+                throw error
+            }
+            vector.iov_len = read
+            _ = evbuffer_commit_space(output, &vector, 1)
+            sent += Int64(read)
+        }
+        return sent == length
+    }
+
+    /// Frees the memory and closes (so deletes) the file.
+    func close() {
+        if let buffer {
+            evbuffer_free(buffer)
+            self.buffer = nil
+        }
+        file?.close()
+        file = nil
+    }
+}
