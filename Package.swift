@@ -8,8 +8,10 @@ let swiftSettings: [SwiftSetting] = [
 ]
 
 /// libFuzzer targets (Fuzz/README.md). Each is an executable with an `LLVMFuzzerTestOneInput` entry and a
-/// `@main` corpus replayer compiled out under `-DFUZZING`; they depend on Multipart and FuzzSupport only.
-let fuzzTargets = ["FuzzContentType", "FuzzContentDisposition", "FuzzMultipart", "FuzzRoundTrip"]
+/// `@main` corpus replayer compiled out under `-DFUZZING`; they depend on Multipart, HTTP1 and FuzzSupport only.
+let fuzzTargets = [
+    "FuzzContentType", "FuzzContentDisposition", "FuzzMultipart", "FuzzRoundTrip", "FuzzRequestHead", "FuzzChunked",
+]
 
 let package = Package(
     name: "partgate",
@@ -79,7 +81,7 @@ let package = Package(
             name: "FuzzSupport", dependencies: ["Multipart"], path: "Fuzz/FuzzSupport", swiftSettings: swiftSettings),
     ] + fuzzTargets.map { name in
         .executableTarget(
-            name: name, dependencies: ["Multipart", "FuzzSupport"], path: "Fuzz/\(name)", swiftSettings: swiftSettings)
+            name: name, dependencies: ["Multipart", "HTTP1", "FuzzSupport"], path: "Fuzz/\(name)", swiftSettings: swiftSettings)
     },
     swiftLanguageModes: [.v6]
 )
