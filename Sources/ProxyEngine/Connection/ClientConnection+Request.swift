@@ -90,6 +90,7 @@ extension ClientConnection {
         }
         upstream.delegate = self
         upstream.requests += 1
+        upstream.limitWriteRate(route.maxUpstreamRate)
         exchange.upstream = upstream
         upstream.write(upstreamHead(exchange))
         phase = .body
