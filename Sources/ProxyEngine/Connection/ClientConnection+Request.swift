@@ -38,13 +38,22 @@ extension ClientConnection {
             answer(RequestAdmission.noRoute)
             return
         }
+        do {
+            try RequestAdmission.checkRouteLimits(head, headBytes: heads.completedHeadBytes, route: route)
+        } catch {
+            answer(error)
+            return
+        }
         guard let upstreamSettings = worker.settings.upstreams[route.upstream] else {
             answer(Problem(502, "no_upstream"))
             return
         }
         let body: Exchange.BodyMode
+        let wouldRefuse: Problem?
         do {
-            switch try RequestAdmission.body(head, framing: framing, route: route) {
+            let decision = try RequestAdmission.decideBody(head, framing: framing, route: route)
+            wouldRefuse = decision.wouldRefuse
+            switch decision.body {
             case .passthrough(let chunked):
                 body = .passthrough(chunked: chunked)
             case .rewrite(let parser):
@@ -57,6 +66,12 @@ extension ClientConnection {
         let exchange = Exchange(head: head, framing: framing, route: route, body: body,
                                 requestID: worker.nextRequestID())
         self.exchange = exchange
+        if let wouldRefuse {
+            worker.events.onWouldRefuse(
+                ReportOnlyRefusal(
+                    status: wouldRefuse.status, flag: wouldRefuse.name, route: route.name,
+                    request: exchange.requestID, method: head.method, target: head.target.string))
+        }
         exchange.spool = makeSpool(for: exchange)
         if !framing.keepAlive || worker.draining { closeAfterExchange = true }
         if framing.expectsContinue, !exchange.decoder.isComplete {
@@ -75,6 +90,7 @@ extension ClientConnection {
         }
         upstream.delegate = self
         upstream.requests += 1
+        upstream.limitWriteRate(route.maxUpstreamRate)
         exchange.upstream = upstream
         upstream.write(upstreamHead(exchange))
         phase = .body

@@ -75,6 +75,7 @@ extension ClientConnection {
         else { return nil }
         upstream.delegate = self
         upstream.requests += 1
+        upstream.limitWriteRate(exchange.route.maxUpstreamRate)
         exchange.upstream = upstream
         return upstream
     }

@@ -29,6 +29,8 @@ final class UpstreamConnection: LoopResource {
     var requests = 0
     /// A TLS error ended the connection: its session must not be resumed (RFC 5246 §7.2.2).
     private var tlsFailed = false
+    /// The write rate limit of the exchange using the connection (a route's `max_upstream_rate`), if any.
+    private var rateLimit: UpstreamRateLimit?
     /// Large-chain writer for TLS upstreams (see ``CoalescingOutput``).
     private var coalescing = CoalescingOutput()
     /// Whether request bytes are copied into large chains (TLS) rather than moved chain by chain (plain).
@@ -73,6 +75,17 @@ final class UpstreamConnection: LoopResource {
 
     /// The output buffer (request bytes go here, also before the connection is up).
     var output: OpaquePointer { bufferevent_get_output(bev!) }
+    /// Caps the write rate for the exchange now using the connection, or lifts the cap (nil). A pooled
+    /// connection serves routes with different rates, so each exchange sets its own.
+    /// - Parameter bytesPerSecond: the route's `max_upstream_rate`, nil for none.
+    func limitWriteRate(_ bytesPerSecond: Int64?) {
+        guard let bev, rateLimit?.bytesPerSecond != bytesPerSecond else { return }
+        let previous = rateLimit  // released only after libevent stopped using it
+        rateLimit = bytesPerSecond.flatMap(UpstreamRateLimit.init(bytesPerSecond:))
+        _ = bufferevent_set_rate_limit(bev, rateLimit?.configuration)
+        withExtendedLifetime(previous) {}
+    }
+
     /// Appends request bytes (copied; coalesced into large chains for TLS).
     func write(_ bytes: UnsafeRawBufferPointer) {
         if isTLS {
@@ -186,6 +199,10 @@ final class UpstreamConnection: LoopResource {
         // without one: every cached session died with its first connection. Unless a TLS error ended it, the
         // connection is over by our choice or the peer's EOF, so record the shutdown as done.
         if let ssl, !tlsFailed { SSL_set_shutdown(ssl, SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN) }
+        if rateLimit != nil {
+            _ = bufferevent_set_rate_limit(bev, nil)  // libevent must not keep a pointer to the freed bucket
+            rateLimit = nil
+        }
         bufferevent_free(bev)
         self.bev = nil
         ssl = nil
