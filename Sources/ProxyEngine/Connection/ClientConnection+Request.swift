@@ -16,6 +16,7 @@ extension ClientConnection {
             case .complete(let head, let consumed):
                 EvBuffer.drain(input, consumed)
                 arm(nil)
+                requestBegan()
                 start(head)
             case .error(let error):
                 answer(Problem(http: error))
@@ -34,10 +35,16 @@ extension ClientConnection {
             return
         }
         let framing = checked.framing
-        guard let route = RequestAdmission.route(for: head, checked, in: worker.settings.routes) else {
+        let routes = worker.settings.routes
+        guard let routeIndex = routes.firstIndex(where: {
+            $0.match.matches(host: checked.host, path: checked.path, method: head.method)
+        }) else {
             answer(RequestAdmission.noRoute)
             return
         }
+        let route = routes[routeIndex]
+        let metrics = worker.metrics.routes[routeIndex]
+        requestRoute = metrics
         guard let upstreamSettings = worker.settings.upstreams[route.upstream] else {
             answer(Problem(502, "no_upstream"))
             return
@@ -51,12 +58,14 @@ extension ClientConnection {
                 body = .rewrite(makeBodyRewriter(parser: parser, route: route, digests: route.audit))
             }
         } catch {
+            countStrictRejection(error)
             answer(error)
             return
         }
         let exchange = Exchange(head: head, framing: framing, route: route, body: body,
                                 requestID: worker.nextRequestID())
         self.exchange = exchange
+        exchange.metrics = metrics
         exchange.spool = makeSpool(for: exchange)
         if !framing.keepAlive || worker.draining { closeAfterExchange = true }
         if framing.expectsContinue, !exchange.decoder.isComplete {
@@ -68,7 +77,9 @@ extension ClientConnection {
             return
         }
         guard let upstream = worker.pool.take(upstreamSettings.name)
-            ?? UpstreamConnection(loop: worker.loop, settings: upstreamSettings, buffers: worker.settings.buffers)
+            ?? UpstreamConnection(
+                loop: worker.loop, settings: upstreamSettings, buffers: worker.settings.buffers,
+                metrics: metrics.upstream)
         else {
             answer(Problem(502, "upstream_unavailable"))
             return
@@ -76,6 +87,7 @@ extension ClientConnection {
         upstream.delegate = self
         upstream.requests += 1
         exchange.upstream = upstream
+        exchange.upstreamStarted = MonotonicClock.now()
         upstream.write(upstreamHead(exchange))
         phase = .body
         pumpBody()
