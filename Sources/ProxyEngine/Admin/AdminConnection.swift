@@ -1,7 +1,8 @@
 import CEventTLS
 import HTTP1
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One admin connection: reads one request head, writes the answer, closes once it is flushed.

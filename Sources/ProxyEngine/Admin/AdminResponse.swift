@@ -29,7 +29,9 @@ enum AdminResponse {
             var object = JSONObjectWriter()
             object.add("ready", readiness.ready)
             if let reason = readiness.reason { object.add("reason", reason) }
-            (status, contentType, body) = (readiness.ready ? 200 : 503, "application/json", Array((object.finished + "\n").utf8))
+            (status, contentType, body) = (
+                readiness.ready ? 200 : 503, "application/json", Array((object.finished + "\n").utf8)
+            )
         }
         var bytes = Array(
             ("HTTP/1.1 \(status) \(status == 200 ? "OK" : Problem.reason(status))\r\n"

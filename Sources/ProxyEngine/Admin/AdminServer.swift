@@ -1,7 +1,8 @@
 import CEventTLS
 import HTTP1
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The admin listener (`admin:`): plain HTTP/1.1 on its own event loop and thread, serving `/metrics`,

@@ -127,7 +127,8 @@ extension ClientConnection: UpstreamDelegate {
         }
         exchange.responseHead = head
         if exchange.upstreamStarted != 0 {
-            exchange.metrics?.upstream?.latency.recordNanoseconds(MonotonicClock.elapsed(since: exchange.upstreamStarted))
+            let latency = MonotonicClock.elapsed(since: exchange.upstreamStarted)
+            exchange.metrics?.upstream?.latency.recordNanoseconds(latency)
         }
         if !exchange.requestDone {
             // An early answer (401, 413, ...): relay it, stop forwarding the body, never reuse this upstream

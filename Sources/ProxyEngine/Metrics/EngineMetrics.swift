@@ -40,7 +40,8 @@ final class EngineMetrics {
             Self.flags.map { flag in
                 guard flag.permittedActions.contains(action) else { return nil }
                 return Counter(
-                    label: MetricName.strictFlagHits, dimensions: [("flag", flag.rawValue), ("action", action.rawValue)])
+                    label: MetricName.strictFlagHits,
+                    dimensions: [("flag", flag.rawValue), ("action", action.rawValue)])
             }
         }
         strictRejected = counters(.reject)

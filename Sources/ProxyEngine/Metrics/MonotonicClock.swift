@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Nanoseconds on CLOCK_MONOTONIC (a vDSO call, no syscall): start and end stamps of durations.

@@ -39,7 +39,8 @@ final class RouteMetrics {
             return
         }
         let counter = Counter(
-            label: MetricName.requests, dimensions: [("route", name), ("status", index == 0 ? "other" : String(status))])
+            label: MetricName.requests,
+            dimensions: [("route", name), ("status", index == 0 ? "other" : String(status))])
         requests[index] = counter
         counter.increment()
     }

@@ -49,7 +49,8 @@ enum ProxyRunner {
             // An upstream whose host does not resolve does not stop the others: its routes answer 502 and
             // /readyz answers 503 naming it.
             settings = try EngineSettings(configuration: configuration) { name, reason in
-                log.write(.error, "upstream does not resolve", [("upstream", .string(name)), ("reason", .string(reason))])
+                log.write(
+                    .error, "upstream does not resolve", [("upstream", .string(name)), ("reason", .string(reason))])
                 readiness.unresolvedAtStart(name, reason: reason)
             }
         } catch {

@@ -16,8 +16,10 @@ struct ServeMetricsTests {
     }
 
     /// A multipart body with boundary `boundary`, optionally with a preamble and without its close delimiter.
-    static func body(_ parts: [Part], boundary: String = "metrics-boundary", preamble: String = "",
-                     closed: Bool = true) -> [UInt8] {
+    static func body(
+        _ parts: [Part], boundary: String = "metrics-boundary", preamble: String = "",
+        closed: Bool = true
+    ) -> [UInt8] {
         var bytes = Array(preamble.utf8)
         for part in parts {
             var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(part.name)\""
@@ -264,7 +266,8 @@ struct ServeMetricsTests {
     @Test func aTLSFailureCountsAsATLSFailureNotAConnectFailure() throws {
         let fixture = try ServeFixture()
         defer { fixture.remove() }
-        let yaml = ServeFixture.config(upstream: fixture.echoUpstream(ca: "tls/other-ca.pem"))
+        let yaml =
+            ServeFixture.config(upstream: fixture.echoUpstream(ca: "tls/other-ca.pem"))
             + "admin: { address: 127.0.0.1:0 }\n"
         let (serve, ports) = try fixture.serve(yaml, listeners: 2)
         defer { serve.kill() }
