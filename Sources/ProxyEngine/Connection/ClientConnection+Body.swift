@@ -64,6 +64,7 @@ extension ClientConnection {
     ) -> Bool {
         guard exchange.rewrite != nil else {
             if exchange.chunkedPassthrough { ChunkFraming.header(count, to: sink) }
+            if exchange.spool == nil { exchange.forwardedBytes += Int64(count) }
             transfer(chain, index: start, count: count, &consumed, sink)
             if exchange.chunkedPassthrough { ChunkFraming.trailer(to: sink) }
             return spoolIntact(exchange)
@@ -93,6 +94,7 @@ extension ClientConnection {
         }
         let total = recorder.outputCount
         guard total > 0 else { return true }
+        if exchange.spool == nil { exchange.forwardedBytes += Int64(total) }
         ChunkFraming.header(total, to: sink)
         recorder.scratch.withUnsafeBytes { scratch in
             for op in recorder.ops {
@@ -160,16 +162,24 @@ extension ClientConnection {
         if exchange.responseDone { finishExchange() }
     }
 
-    /// Hands the audit records of completed parts to the event sink.
+    /// Counts the decisions of completed parts and hands their audit records to the event sink (routes with
+    /// `audit: true`).
     private func reportAudit(_ exchange: Exchange) {
-        guard exchange.route.audit, let rewrite = exchange.rewrite else { return }
-        for record in rewrite.takeAuditRecords() {
+        guard let rewrite = exchange.rewrite else { return }
+        let records = rewrite.takeAuditRecords()
+        guard !records.isEmpty else { return }
+        if let metrics = exchange.metrics {
+            for record in records { metrics.countPart(record) }
+        }
+        guard exchange.route.audit else { return }
+        for record in records {
             worker.events.audit(record, exchange.route.name, exchange.requestID)
         }
     }
 
     /// A multipart error: 413 for limits, 400 for malformed input; the upstream request is aborted.
     private func refuse(_ error: MultipartError) {
+        if case .flag(let flag) = error.reason { worker.metrics.countStrictFlag(flag, .reject) }
         answer(Problem(error.isLimit ? 413 : 400, error.name, part: error.part))
     }
 

@@ -16,6 +16,7 @@ extension ClientConnection {
             case .complete(let head, let consumed):
                 EvBuffer.drain(input, consumed)
                 arm(nil)
+                requestBegan()
                 start(head)
             case .error(let error):
                 answer(Problem(http: error))
@@ -34,10 +35,16 @@ extension ClientConnection {
             return
         }
         let framing = checked.framing
-        guard let route = RequestAdmission.route(for: head, checked, in: worker.settings.routes) else {
+        let routes = worker.settings.routes
+        guard let routeIndex = routes.firstIndex(where: {
+            $0.match.matches(host: checked.host, path: checked.path, method: head.method)
+        }) else {
             answer(RequestAdmission.noRoute)
             return
         }
+        let route = routes[routeIndex]
+        let metrics = worker.metrics.routes[routeIndex]
+        requestRoute = metrics
         do {
             try RequestAdmission.checkRouteLimits(head, headBytes: heads.completedHeadBytes, route: route)
         } catch {
@@ -60,12 +67,14 @@ extension ClientConnection {
                 body = .rewrite(makeBodyRewriter(parser: parser, route: route, digests: route.audit))
             }
         } catch {
+            countStrictRejection(error)
             answer(error)
             return
         }
         let exchange = Exchange(head: head, framing: framing, route: route, body: body,
                                 requestID: worker.nextRequestID())
         self.exchange = exchange
+        exchange.metrics = metrics
         if let wouldRefuse {
             worker.events.onWouldRefuse(
                 ReportOnlyRefusal(
@@ -83,7 +92,9 @@ extension ClientConnection {
             return
         }
         guard let upstream = worker.pool.take(upstreamSettings.name)
-            ?? UpstreamConnection(loop: worker.loop, settings: upstreamSettings, buffers: worker.settings.buffers)
+            ?? UpstreamConnection(
+                loop: worker.loop, settings: upstreamSettings, buffers: worker.settings.buffers,
+                metrics: metrics.upstream)
         else {
             answer(Problem(502, "upstream_unavailable"))
             return
@@ -92,6 +103,7 @@ extension ClientConnection {
         upstream.requests += 1
         upstream.limitWriteRate(route.maxUpstreamRate)
         exchange.upstream = upstream
+        exchange.upstreamStarted = MonotonicClock.now()
         upstream.write(upstreamHead(exchange))
         phase = .body
         pumpBody()

@@ -126,6 +126,10 @@ extension ClientConnection: UpstreamDelegate {
             return false
         }
         exchange.responseHead = head
+        if exchange.upstreamStarted != 0 {
+            let latency = MonotonicClock.elapsed(since: exchange.upstreamStarted)
+            exchange.metrics?.upstream?.latency.recordNanoseconds(latency)
+        }
         if !exchange.requestDone {
             // An early answer (401, 413, ...): relay it, stop forwarding the body, never reuse this upstream
             // connection, and close the client connection afterwards.
@@ -169,6 +173,8 @@ extension ClientConnection: UpstreamDelegate {
     func finishExchange() {
         guard let exchange else { return }
         exchange.responseDone = true
+        exchangeEnded(exchange)
+        if let head = exchange.responseHead { requestAnswered(status: head.status) }
         if exchange.responseChunked { ChunkFraming.last(to: output) }
         if let upstream = exchange.upstream {
             exchange.upstream = nil

@@ -40,6 +40,8 @@ extension ClientConnection {
             answer(Problem(502, "upstream_unavailable"))
             return
         }
+        exchange.upstreamStarted = MonotonicClock.now()
+        exchange.forwardedBytes += spool.length
         upstream.write(upstreamHead(exchange))
         if upstream.connected {
             upstream.setTimeouts(read: nil, write: exchange.route.responseTimeout(worker))
@@ -71,7 +73,9 @@ extension ClientConnection {
     private func openUpstream(_ exchange: Exchange) -> UpstreamConnection? {
         guard let settings = worker.settings.upstreams[exchange.route.upstream],
             let upstream = worker.pool.take(settings.name)
-                ?? UpstreamConnection(loop: worker.loop, settings: settings, buffers: worker.settings.buffers)
+                ?? UpstreamConnection(
+                    loop: worker.loop, settings: settings, buffers: worker.settings.buffers,
+                    metrics: exchange.metrics?.upstream)
         else { return nil }
         upstream.delegate = self
         upstream.requests += 1

@@ -44,6 +44,12 @@ final class ClientConnection: LoopResource {
     var reader: SocketReader?
     /// Requests completed on this connection.
     var served = 0
+    /// A request head arrived and its answer is not counted yet (see ClientConnection+Metrics).
+    var requestPending = false
+    /// When the pending request's head was complete (monotonic ns).
+    var requestStart: UInt64 = 0
+    /// The pending request's route metrics (nil until routed).
+    var requestRoute: RouteMetrics?
 
     init?(worker: Worker, descriptor: Int32, peer: SocketAddress, tls: (any ServerTLSProvider)?) {
         self.worker = worker
@@ -107,6 +113,7 @@ final class ClientConnection: LoopResource {
         }, ref.toOpaque())
         worker.loop.register(self)
         worker.connections += 1
+        worker.metrics.openConnections.increment()
         arm(worker.settings.headerTimeout)
     }
 
@@ -214,6 +221,8 @@ final class ClientConnection: LoopResource {
             abort()
             return
         }
+        if let exchange { exchangeEnded(exchange) }
+        requestAnswered(status: problem.status)
         EvBuffer.add(output, problem.response)
         beginClosing()
     }
@@ -241,6 +250,7 @@ final class ClientConnection: LoopResource {
 
     func close() {
         guard let bev else { return }
+        if let exchange { exchangeAbandoned(exchange) }
         if let upstream = exchange?.upstream {
             upstream.close()
         }
@@ -261,6 +271,7 @@ final class ClientConnection: LoopResource {
         self.bev = nil
         worker.loop.unregister(self)
         worker.connections -= 1
+        worker.metrics.openConnections.decrement()
         worker.connectionClosed()
         let ref = selfRef
         selfRef = nil

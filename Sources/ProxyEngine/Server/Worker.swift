@@ -9,6 +9,8 @@ final class Worker: @unchecked Sendable {
     let settings: EngineSettings
     let events: EngineEvents
     let pool = UpstreamPool()
+    /// Metric handles resolved from `settings` (per route and upstream).
+    let metrics: EngineMetrics
     private var listeners: [Listener] = []
     /// Open client connections.
     var connections = 0
@@ -33,6 +35,7 @@ final class Worker: @unchecked Sendable {
     init(settings: EngineSettings, events: EngineEvents) {
         self.settings = settings
         self.events = events
+        self.metrics = EngineMetrics(settings: settings)
     }
 
     /// Binds a listener on this worker's loop; returns the bound address.

@@ -17,6 +17,8 @@ protocol UpstreamDelegate: AnyObject {
 /// weak delegate, and an idle pooled connection has none.
 final class UpstreamConnection: LoopResource {
     let settings: UpstreamSettings
+    /// Failure counters, latency and pool gauge of this upstream (nil: not measured).
+    let metrics: UpstreamMetrics?
     private let loop: EventLoop
     private(set) var bev: OpaquePointer?
     private var ssl: OpaquePointer?
@@ -36,9 +38,10 @@ final class UpstreamConnection: LoopResource {
     /// Whether request bytes are copied into large chains (TLS) rather than moved chain by chain (plain).
     var isTLS: Bool { settings.tls != nil }
 
-    init?(loop: EventLoop, settings: UpstreamSettings, buffers: BufferSettings) {
+    init?(loop: EventLoop, settings: UpstreamSettings, buffers: BufferSettings, metrics: UpstreamMetrics? = nil) {
         self.loop = loop
         self.settings = settings
+        self.metrics = metrics
         let options = Int32(bitPattern: BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
         if let tls = settings.tls {
             guard let ssl = tls.makeClientSSL(serverName: settings.serverName) else { return nil }
@@ -69,6 +72,7 @@ final class UpstreamConnection: LoopResource {
             // The failure is reported through the event callback when libevent could start the attempt;
             // when it could not, report it on the next loop turn so the caller sees a uniform path.
             let message = "connect to \(settings.address) failed"
+            metrics?.connectFailures.increment()
             loop.soon { [weak self] in self?.fail(reason: message, timedOut: false) }
         }
     }
@@ -159,8 +163,10 @@ final class UpstreamConnection: LoopResource {
             return
         }
         if flags & Int32(BEV_EVENT_TIMEOUT) != 0 {
+            if !connected { metrics?.connectFailures.increment() }
             fail(reason: connected ? "timed out" : "connect timed out", timedOut: true)
         } else if flags & Int32(BEV_EVENT_EOF) != 0 {
+            if !connected { metrics?.connectFailures.increment() }
             fail(reason: nil, timedOut: false)
         } else {
             var reason = connected ? "connection error" : "connect failed"
@@ -176,6 +182,11 @@ final class UpstreamConnection: LoopResource {
             } else {
                 let code = EVUTIL_SOCKET_ERROR_errno()
                 if code != 0 { reason += ": " + String(cString: strerror(code)) }
+            }
+            if tlsFailed {
+                metrics?.tlsFailures.increment()
+            } else if !connected {
+                metrics?.connectFailures.increment()
             }
             fail(reason: reason, timedOut: false)
         }

@@ -11,6 +11,7 @@ final class UpstreamPool {
     /// An idle connection to `name`, if one is open.
     func take(_ name: String) -> UpstreamConnection? {
         while let connection = idle[name]?.popLast() {
+            connection.metrics?.idleConnections.decrement()
             if connection.bev != nil {
                 connection.onIdleClose = nil
                 connection.setTimeouts(nil)
@@ -30,9 +31,12 @@ final class UpstreamPool {
         connection.delegate = nil
         connection.setTimeouts(idleTimeout)
         connection.onIdleClose = { [weak self] closed in
-            self?.idle[name]?.removeAll { $0 === closed }
+            guard let self, let index = self.idle[name]?.firstIndex(where: { $0 === closed }) else { return }
+            self.idle[name]?.remove(at: index)
+            closed.metrics?.idleConnections.decrement()
         }
         idle[name, default: []].append(connection)
+        connection.metrics?.idleConnections.increment()
     }
 
     /// Idle connections held, all upstreams.
@@ -42,6 +46,9 @@ final class UpstreamPool {
     func closeAll() {
         let all = idle.values.flatMap { $0 }
         idle.removeAll()
-        for connection in all { connection.close() }
+        for connection in all {
+            connection.metrics?.idleConnections.decrement()
+            connection.close()
+        }
     }
 }

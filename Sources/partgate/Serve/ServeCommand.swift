@@ -39,9 +39,20 @@ enum ProxyRunner {
         banner: ([SocketAddress]) -> Void = { _ in }
     ) throws {
         SignalWaiter.block()
+        PartgateMetrics.bootstrap()
+        let readiness = ReadinessMonitor(upstreams: configuration.upstreams.map { name, upstream in
+            ReadinessMonitor.Upstream(name: name, host: upstream.url.host, port: upstream.url.port)
+        })
+        defer { readiness.stop() }
         var settings: EngineSettings
         do {
-            settings = try EngineSettings(configuration: configuration)
+            // An upstream whose host does not resolve does not stop the others: its routes answer 502 and
+            // /readyz answers 503 naming it.
+            settings = try EngineSettings(configuration: configuration) { name, reason in
+                log.write(
+                    .error, "upstream does not resolve", [("upstream", .string(name)), ("reason", .string(reason))])
+                readiness.unresolvedAtStart(name, reason: reason)
+            }
         } catch {
             StandardStream.err.write("partgate: \(error)\n")
             throw ExitCode(1)
@@ -59,6 +70,27 @@ enum ProxyRunner {
             log.write(.info, "listening", [("address", .string(address.description)),
                                            ("tls", .string(listener.tls == nil ? "false" : "true"))])
         }
+        var admin: AdminServer?
+        if let adminConfiguration = configuration.admin {
+            let adminServer = AdminServer(handlers: AdminHandlers(
+                metrics: { PartgateMetrics.render() }, readiness: { readiness.readiness }))
+            do {
+                guard let address = SocketAddress(adminConfiguration.address.description) else {
+                    throw StartupError("\(adminConfiguration.address): not a numeric address")
+                }
+                let bound = try adminServer.start(address: address)
+                log.write(.info, "listening", [("address", .string(bound.description)), ("tls", .string("false")),
+                                               ("admin", .string("true"))])
+            } catch {
+                StandardStream.err.write("partgate: admin listener: \(error)\n")
+                server.stop()
+                server.wait()
+                throw ExitCode(1)
+            }
+            admin = adminServer
+        }
+        defer { admin?.stop() }
+        readiness.listenersAreBound()
         banner(addresses)
         StartupPages.release()
         while true {
@@ -68,6 +100,7 @@ enum ProxyRunner {
                 continue
             }
             log.write(.info, "draining", [("signal", .string(signal == SIGTERM ? "SIGTERM" : "SIGINT"))])
+            readiness.beginDraining()
             server.drain()
             server.wait()
             log.write(.info, "stopped")
