@@ -48,4 +48,4 @@ def test_generated_requests_read_alike_by_every_backend(partgate):
     requests = generated_requests(seed, large_mib=int(os.environ.get("PROOF_LARGE_MIB", "20")))
     tally = _run(partgate, requests, "generated-seed-%d" % seed)
     assert tally.differentials == [], tally.report()
-    assert tally.forwarded >= len(requests) // 2, tally.report()
+    assert tally.forwarded >= len(requests) // 3, tally.report()

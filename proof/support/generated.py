@@ -13,17 +13,17 @@ from .inputs import ProofRequest
 
 ASCII = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-."
 PUNCTUATION = " ;=,:/?&#<>()[]{}@!$'*+|~^`"
-UNICODE = "éüßøñçÅΩЖжשלוםمرحبا中文字符日本語한국어☃★♥€😀🎉\u00a0\u2028\u200b\u202e"
+UNICODE = "éüßøñçÅΩЖжשלוםمرحبا中文字符日本語한국어☃★♥€😀🎉\u00a0\u200b\u202e"
 TRICKY_NAMES = [
     "a; filename=x.txt; b", "name=other", "x filename=y", "q;", "semi;colon", "eq=ual", "comma,field",
     "&#9731;", "file&#1234;name", "%41%42", "%2522", "tab\tname", "sp ace", " leading", "trailing ",
-    "a%22b", 'quote"d', "back\\slash", "line\nfeed", "star*", "filename*=utf-8''x", "x\u2028y",
+    "a%22b", 'quote"d', "back\\slash", "line\nfeed", "star*", "filename*=utf-8''x", "x\u2028y", "p\u2029q",
 ]
 TRICKY_FILENAMES = [
     "a; name=other.txt", "report;.pdf", "&#9731;.txt", "snow&#9731;man.png", "x&#0034;y.txt", "%41.txt",
     "a%22b.txt", 'quo"te.txt', "C:\\Users\\me\\photo.jpg", "../../etc/passwd", "dir/file.txt", "..",
     "file name with spaces.txt", "ünïcödé.txt", "☃.png", "日本語.pdf", "e\u0301.txt", "\u202eexe.txt",
-    "emoji😀.bin", "a=b.txt", "semi;.txt", "dots...txt", "  spaced  .txt", "tab\t.txt",
+    "emoji😀.bin", "line\u2028sep.txt", "para\u2029sep.txt", "a=b.txt", "semi;.txt", "dots...txt", "  spaced  .txt", "tab\t.txt",
 ]
 CONTENT_TYPES = [
     None, None, "text/plain", "text/plain; charset=utf-8", "application/octet-stream", "image/png",

@@ -18,6 +18,7 @@ POLICY = """\
     audit: true
     forward: {forward}
     unsafe_filenames: sanitize
+    strict: {{ unsafe_filename: normalize }}
     rules:
       - name: drop-internal
         match: {{ field: "internal_*" }}
