@@ -26,6 +26,7 @@ if [ -z "${PARTGATE_BIN:-}" ]; then
     PARTGATE_BIN="$(swift build --show-bin-path)/partgate"
 fi
 export PARTGATE_BIN
+export SE_OFFLINE=true   # Selenium: use the given chromium and chromedriver, never look anything up
 export PROOF_OUT="${PROOF_OUT:-$PWD/.build-proof/results}"
 cd proof
 exec "../$VENV/bin/python" -m pytest -p no:cacheprovider -q -rA "$@"
