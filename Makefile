@@ -6,9 +6,10 @@ SCRATCH      ?= .build
 RELEASE_FLAGS = -c release -Xswiftc -cross-module-optimization
 FUZZ_SECONDS ?= 60
 APT_PACKAGES  = libevent-dev libssl-dev pkg-config openssl curl
+PROOF_APT_PACKAGES = nodejs node-formidable chromium chromium-driver python3-venv curl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build build-debug run test fuzz fuzz-replay bench bench-parser clean
+.PHONY: all deps proof-deps build build-debug run test proof fuzz fuzz-replay bench bench-parser clean
 
 all: build
 
@@ -21,6 +22,15 @@ deps:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 	@command -v $(SWIFT) >/dev/null || { echo "error: swift is not on PATH (Swift 6 toolchain required)"; exit 1; }
+
+## proof-deps: what `make proof` needs besides the build (three backends' runtimes, Chromium), only those missing.
+proof-deps: deps
+	@missing=""; for p in $(PROOF_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
 
 ## build: release binary at .build/release/partgate (cross-module optimisation on).
 build: deps
@@ -38,6 +48,11 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@if [ -x scripts/fuzz-replay.sh ]; then scripts/fuzz-replay.sh; fi
+
+## proof: the real-world suite (docs/proof.md): corpora and generated requests through partgate to Werkzeug,
+## python-multipart and formidable over TLS; curl, requests and headless Chromium as clients. 0 differentials.
+proof: proof-deps
+	scripts/proof.sh
 
 ## fuzz: run each libFuzzer target for FUZZ_SECONDS (default 60).
 fuzz: deps

@@ -73,7 +73,7 @@ extension ClientConnection {
             try exchange.rewrite!.parse(UnsafeRawBufferPointer(rebasing: chain[start..<(start + count)]), in: chain)
         } catch {
             reportAudit(exchange)
-            refuse(error)
+            refuse(error, exchange)
             return false
         }
         return apply(exchange, sink, &consumed) && spoolIntact(exchange)
@@ -133,7 +133,7 @@ extension ClientConnection {
                 try exchange.rewrite!.finish()
             } catch {
                 reportAudit(exchange)
-                refuse(error)
+                refuse(error, exchange)
                 return
             }
             var none = 0
@@ -178,9 +178,21 @@ extension ClientConnection {
     }
 
     /// A multipart error: 413 for limits, 400 for malformed input; the upstream request is aborted.
-    private func refuse(_ error: MultipartError) {
-        if case .flag(let flag) = error.reason { worker.metrics.countStrictFlag(flag, .reject) }
-        answer(Problem(error.isLimit ? 413 : 400, error.name, part: error.part))
+    ///
+    /// The parser reads a whole span before the engine looks at what the policy or the encoder made of it, so
+    /// a refusal they recorded earlier in the body (a part head's charset, an unsafe name) wins over the
+    /// parser's error further on: the answer depends on the body, not on how reads split it (found by the
+    /// real-world proof suite, where one body got `charset` on one route and `delimiter_garbage` on another).
+    private func refuse(_ error: MultipartError, _ exchange: Exchange) {
+        if let rejection = exchange.rewrite?.rejection {
+            answer(Problem(rejection.status, rejection.rule, detail: rejection.detail, part: rejection.partIndex))
+        } else if exchange.rewrite?.recorder.encodingError != nil {
+            answer(Problem(400, exchange.rewrite!.recorder.encodingError!.code.rawValue,
+                           detail: "a name has no safe spelling"))
+        } else {
+            if case .flag(let flag) = error.reason { worker.metrics.countStrictFlag(flag, .reject) }
+            answer(Problem(error.isLimit ? 413 : 400, error.name, part: error.part))
+        }
     }
 
     func pauseClient(_ upstream: UpstreamConnection) {

@@ -180,7 +180,7 @@ struct RewritePass {
             try rewriter.parse(span, in: chunk)
         } catch {
             reportAudit()
-            return refuse(Problem(multipart: error))
+            return refuse(earlierRefusal(rewriter) ?? Problem(multipart: error))
         }
         return apply()
     }
@@ -192,12 +192,20 @@ struct RewritePass {
                 try rewriter.finish()
             } catch {
                 reportAudit()
-                return refuse(Problem(multipart: error))
+                return refuse(earlierRefusal(rewriter) ?? Problem(multipart: error))
             }
             guard apply() else { return false }
         }
         writer?.end()
         return true
+    }
+
+    /// A refusal the policy or the encoder recorded earlier in the span the parser then failed on: it comes
+    /// first in the body, so it is the answer, as in the engine.
+    private func earlierRefusal(_ rewriter: any BodyRewriter) -> Problem? {
+        if let rejection = rewriter.rejection { return Problem(rejection: rejection) }
+        if let error = rewriter.recorder.encodingError { return Problem(encoding: error) }
+        return nil
     }
 
     /// Writes what the rewriter recorded for the last call as one batch, as the engine does. False when
