@@ -12,7 +12,7 @@ extension ClientConnection {
             switch heads.feed(chain) {
             case .needMore:
                 EvBuffer.drain(input, chain.count)
-                if wasIdle && !heads.isIdle { arm(worker.settings.headerTimeout) }
+                if wasIdle && !heads.isIdle { arm(settings.headerTimeout) }
             case .complete(let head, let consumed):
                 EvBuffer.drain(input, consumed)
                 arm(nil)
@@ -26,6 +26,7 @@ extension ClientConnection {
 
     /// Validates a head, picks the route and the upstream, and starts forwarding.
     private func start(_ head: RequestHead) {
+        adoptCurrentSettings()
         let checked: RequestAdmission.CheckedHead
         do {
             checked = try RequestAdmission.checkHead(head)
@@ -34,11 +35,11 @@ extension ClientConnection {
             return
         }
         let framing = checked.framing
-        guard let route = RequestAdmission.route(for: head, checked, in: worker.settings.routes) else {
+        guard let route = RequestAdmission.route(for: head, checked, in: settings.routes) else {
             answer(RequestAdmission.noRoute)
             return
         }
-        guard let upstreamSettings = worker.settings.upstreams[route.upstream] else {
+        guard let upstreamSettings = settings.upstreams[route.upstream] else {
             answer(Problem(502, "no_upstream"))
             return
         }
@@ -68,7 +69,7 @@ extension ClientConnection {
             return
         }
         guard let upstream = worker.pool.take(upstreamSettings.name)
-            ?? UpstreamConnection(loop: worker.loop, settings: upstreamSettings, buffers: worker.settings.buffers)
+            ?? UpstreamConnection(loop: worker.loop, settings: upstreamSettings, buffers: settings.buffers)
         else {
             answer(Problem(502, "upstream_unavailable"))
             return

@@ -21,6 +21,9 @@ final class ClientConnection: LoopResource {
     }
 
     let worker: Worker
+    /// The configuration this connection serves under: the worker's at accept, replaced by the current one
+    /// when a new request head completes (``adoptCurrentSettings()``), never during an exchange.
+    var settings: EngineSettings
     let peer: SocketAddress
     let isTLS: Bool
     var bev: OpaquePointer?
@@ -47,9 +50,10 @@ final class ClientConnection: LoopResource {
 
     init?(worker: Worker, descriptor: Int32, peer: SocketAddress, tls: (any ServerTLSProvider)?) {
         self.worker = worker
+        self.settings = worker.settings
         self.peer = peer
         self.isTLS = tls != nil
-        self.heads = RequestHeadParser(limits: worker.settings.headLimits)
+        self.heads = RequestHeadParser(limits: settings.headLimits)
         let base = worker.loop.base
         let options = Int32(bitPattern: BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
         if let tls {
@@ -74,7 +78,7 @@ final class ClientConnection: LoopResource {
         setNoDelay(descriptor)
         let ref = Unmanaged.passRetained(self)
         selfRef = ref
-        let buffers = worker.settings.buffers
+        let buffers = settings.buffers
         bufferevent_setcb(bev, clientReadCB, clientWriteCB, clientEventCB, ref.toOpaque())
         bufferevent_setwatermark(bev, ev(EV_READ), 0, buffers.readHighWater)
         _ = bufferevent_set_max_single_read(bev, buffers.maxSingleIO)
@@ -107,7 +111,7 @@ final class ClientConnection: LoopResource {
         }, ref.toOpaque())
         worker.loop.register(self)
         worker.connections += 1
-        arm(worker.settings.headerTimeout)
+        arm(settings.headerTimeout)
     }
 
     var input: OpaquePointer { bufferevent_get_input(bev!) }
