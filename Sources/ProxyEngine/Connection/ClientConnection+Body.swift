@@ -154,7 +154,8 @@ extension ClientConnection {
         exchange.requestDone = true
         if phase == .body { phase = .response }
         if upstream.connected {
-            upstream.setTimeouts(read: exchange.route.responseTimeout(settings), write: exchange.route.responseTimeout(settings))
+            let timeout = exchange.route.responseTimeout(settings)
+            upstream.setTimeouts(read: timeout, write: timeout)
         }
         if clientPaused { resumeClient(upstream) }
         if exchange.responseDone { finishExchange() }

@@ -27,7 +27,9 @@ final class ConfigReloader {
     ///   - settings: the engine settings it started with.
     ///   - server: the running server.
     ///   - log: where the outcome goes.
-    init(path: String, configuration: ProxyConfiguration, settings: EngineSettings, server: ProxyServer, log: ServerLog) {
+    init(
+        path: String, configuration: ProxyConfiguration, settings: EngineSettings, server: ProxyServer, log: ServerLog
+    ) {
         self.path = path
         self.server = server
         self.log = log

@@ -12,7 +12,8 @@ struct ServeCommand: ParsableCommand {
             Logs JSON lines on standard output, one `listening` line per bound address (port 0 is resolved). \
             SIGTERM or SIGINT stop accepting and let in-flight requests finish (up to limits.drain_timeout), \
             then exit 0. SIGHUP reloads FILE as `check` reads it: a configuration that fails is refused with \
-            one log line and the one in effect keeps serving (docs/reload.md).
+            one `configuration reload refused` line and the one in effect keeps serving; a good one is logged \
+            as `configuration reloaded` with its generation (docs/reload.md).
             """
     )
 
@@ -29,7 +30,8 @@ struct ServeCommand: ParsableCommand {
             StandardStream.err.write(error.description + "\n")
             throw ExitCode(1)
         }
-        try ProxyRunner.run(configuration: configuration, extraUpstreams: [:], log: logging.makeLog(), configPath: config)
+        try ProxyRunner.run(
+            configuration: configuration, extraUpstreams: [:], log: logging.makeLog(), configPath: config)
     }
 }
 

@@ -76,7 +76,9 @@ struct ServeDrainUnderLoadTests {
         func set(_ index: Int, _ value: (Int, String?, [String])?) {
             lock.withLock { items[index] = value.map { (status: $0.0, connection: $0.1, parts: $0.2) } }
         }
-        func get(_ index: Int) -> (status: Int, connection: String?, parts: [String])? { lock.withLock { items[index] } }
+        func get(_ index: Int) -> (status: Int, connection: String?, parts: [String])? {
+            lock.withLock { items[index] }
+        }
         func setClosed(_ index: Int, _ closed: Bool) { lock.withLock { closedFlags[index] = closed } }
         func closed(_ index: Int) -> Bool { lock.withLock { closedFlags[index] ?? false } }
     }

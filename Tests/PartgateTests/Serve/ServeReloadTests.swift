@@ -51,7 +51,8 @@ struct ServeReloadTests {
             let path = "/load/\(index)/\(sent)"
             let started = run.stage
             guard let client = connection else {
-                run.record(Outcome(client: index, path: path, startedIn: started, endedIn: run.stage, status: nil, parts: []))
+                run.record(
+                    Outcome(client: index, path: path, startedIn: started, endedIn: run.stage, status: nil, parts: []))
                 return
             }
             let response = ReloadFixture.post(client, path)
