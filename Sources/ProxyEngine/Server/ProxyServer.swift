@@ -41,10 +41,12 @@ public final class ProxyServer: @unchecked Sendable {
     }
 
     /// Stops accepting and lets in-flight requests finish, up to the drain timeout; then the workers stop.
+    /// Returns once every worker has closed its listeners (new connections are refused from then on).
     public func drain() {
         let timeout = settings.drainTimeout
         for worker in workers {
-            worker.loop.schedule { worker.beginDrain(timeout: timeout) }
+            // A loop that does not answer in time still drains when it gets to it.
+            _ = try? worker.loop.perform { worker.beginDrain(timeout: timeout) }
         }
     }
 

@@ -78,8 +78,8 @@ enum ProxyRunner {
                 }
                 continue
             }
+            server.drain()  // returns once every listener is closed: the line below means new connections are refused
             log.write(.info, "draining", [("signal", .string(signal == SIGTERM ? "SIGTERM" : "SIGINT"))])
-            server.drain()
             server.wait()
             log.write(.info, "stopped")
             return
