@@ -39,20 +39,19 @@ extension ProxyServer {
         var next = new
         next.generation = settings.generation + 1
         let previous = Set(settings.listeners.map(\.address))
-        var added: [SocketAddress] = []
         var addedListeners: [ListenerSettings] = []
         do {
             for listener in next.listeners where !previous.contains(listener.address) {
                 var boundListener = listener
                 boundListener.address = try bindEverywhere(listener)
-                added.append(listener.address)
                 addedListeners.append(boundListener)
             }
         } catch {
-            for configured in added + next.listeners.map(\.address) where !previous.contains(configured) {
-                unbindEverywhere(configured)
+            // Take back everything this reload bound, the listener that failed half-way included.
+            for listener in next.listeners where !previous.contains(listener.address) {
+                unbindEverywhere(listener.address)
+                bound[listener.address] = nil
             }
-            for configured in added { bound[configured] = nil }
             throw ReloadError("\(error)")
         }
         var drained = Set<String>()
