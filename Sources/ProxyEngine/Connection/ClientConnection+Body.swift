@@ -9,7 +9,7 @@ extension ClientConnection {
     func pumpBody() {
         defer { reader?.refresh() }
         guard let exchange, let sink = exchange.bodySink else { return }
-        let buffers = worker.settings.buffers
+        let buffers = settings.buffers
         while phase == .body, !exchange.requestDone {
             if let upstream = exchange.upstream, EvBuffer.length(upstream.output) >= buffers.writeHighWater {
                 pauseClient(upstream)
@@ -156,7 +156,8 @@ extension ClientConnection {
         exchange.requestDone = true
         if phase == .body { phase = .response }
         if upstream.connected {
-            upstream.setTimeouts(read: exchange.route.responseTimeout(worker), write: exchange.route.responseTimeout(worker))
+            let timeout = exchange.route.responseTimeout(settings)
+            upstream.setTimeouts(read: timeout, write: timeout)
         }
         if clientPaused { resumeClient(upstream) }
         if exchange.responseDone { finishExchange() }
@@ -199,7 +200,7 @@ extension ClientConnection {
         guard !clientPaused, bev != nil else { return }
         clientPaused = true
         setReading(false)
-        upstream.setWriteWatermark(low: worker.settings.buffers.writeLowWater)
+        upstream.setWriteWatermark(low: settings.buffers.writeLowWater)
     }
 
     func resumeClient(_ upstream: UpstreamConnection) {
@@ -211,8 +212,8 @@ extension ClientConnection {
 }
 
 extension RouteConfiguration {
-    func responseTimeout(_ worker: Worker) -> Duration {
-        worker.settings.upstreams[upstream]?.responseTimeout ?? .seconds(60)
+    func responseTimeout(_ settings: EngineSettings) -> Duration {
+        settings.upstreams[upstream]?.responseTimeout ?? .seconds(60)
     }
 }
 

@@ -12,7 +12,7 @@ extension ClientConnection {
             switch heads.feed(chain) {
             case .needMore:
                 EvBuffer.drain(input, chain.count)
-                if wasIdle && !heads.isIdle { arm(worker.settings.headerTimeout) }
+                if wasIdle && !heads.isIdle { arm(settings.headerTimeout) }
             case .complete(let head, let consumed):
                 EvBuffer.drain(input, consumed)
                 arm(nil)
@@ -27,6 +27,7 @@ extension ClientConnection {
 
     /// Validates a head, picks the route and the upstream, and starts forwarding.
     private func start(_ head: RequestHead) {
+        adoptCurrentSettings()
         let checked: RequestAdmission.CheckedHead
         do {
             checked = try RequestAdmission.checkHead(head)
@@ -35,7 +36,7 @@ extension ClientConnection {
             return
         }
         let framing = checked.framing
-        let routes = worker.settings.routes
+        let routes = settings.routes
         guard let routeIndex = routes.firstIndex(where: {
             $0.match.matches(host: checked.host, path: checked.path, method: head.method)
         }) else {
@@ -43,6 +44,8 @@ extension ClientConnection {
             return
         }
         let route = routes[routeIndex]
+        // The connection adopted the worker's snapshot when this head completed, and the worker swaps its
+        // settings and metrics together, so the route's index is the same in both.
         let metrics = worker.metrics.routes[routeIndex]
         requestRoute = metrics
         do {
@@ -51,7 +54,7 @@ extension ClientConnection {
             answer(error)
             return
         }
-        guard let upstreamSettings = worker.settings.upstreams[route.upstream] else {
+        guard let upstreamSettings = settings.upstreams[route.upstream] else {
             answer(Problem(502, "no_upstream"))
             return
         }
@@ -93,7 +96,7 @@ extension ClientConnection {
         }
         guard let upstream = worker.pool.take(upstreamSettings.name)
             ?? UpstreamConnection(
-                loop: worker.loop, settings: upstreamSettings, buffers: worker.settings.buffers,
+                loop: worker.loop, settings: upstreamSettings, buffers: settings.buffers,
                 metrics: metrics.upstream)
         else {
             answer(Problem(502, "upstream_unavailable"))

@@ -4,7 +4,7 @@ import HTTP1
 extension ClientConnection: UpstreamDelegate {
     func upstreamConnected(_ upstream: UpstreamConnection) {
         guard let exchange, exchange.upstream === upstream else { return }
-        let timeout = exchange.route.responseTimeout(worker)
+        let timeout = exchange.route.responseTimeout(settings)
         upstream.setTimeouts(read: exchange.requestDone ? timeout : nil, write: timeout)
     }
 
@@ -68,7 +68,7 @@ extension ClientConnection: UpstreamDelegate {
                 continue
             }
             if bev == nil { return }
-            if EvBuffer.length(output) >= worker.settings.buffers.writeHighWater {
+            if EvBuffer.length(output) >= settings.buffers.writeHighWater {
                 upstreamPaused = true
                 upstream.setReading(false)
                 return
@@ -195,7 +195,8 @@ extension ClientConnection: UpstreamDelegate {
             return
         }
         phase = .head
-        arm(worker.settings.idleTimeout)
+        adoptCurrentSettings()
+        arm(settings.idleTimeout)
         if clientPaused {
             clientPaused = false
             setReading(true)

@@ -21,6 +21,9 @@ final class ClientConnection: LoopResource {
     }
 
     let worker: Worker
+    /// The configuration this connection serves under: the worker's at accept, replaced by the current one
+    /// when a new request head completes (``adoptCurrentSettings()``), never during an exchange.
+    var settings: EngineSettings
     let peer: SocketAddress
     let isTLS: Bool
     var bev: OpaquePointer?
@@ -53,9 +56,10 @@ final class ClientConnection: LoopResource {
 
     init?(worker: Worker, descriptor: Int32, peer: SocketAddress, tls: (any ServerTLSProvider)?) {
         self.worker = worker
+        self.settings = worker.settings
         self.peer = peer
         self.isTLS = tls != nil
-        self.heads = RequestHeadParser(limits: worker.settings.headLimits)
+        self.heads = RequestHeadParser(limits: settings.headLimits)
         let base = worker.loop.base
         let options = Int32(bitPattern: BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
         if let tls {
@@ -80,7 +84,7 @@ final class ClientConnection: LoopResource {
         setNoDelay(descriptor)
         let ref = Unmanaged.passRetained(self)
         selfRef = ref
-        let buffers = worker.settings.buffers
+        let buffers = settings.buffers
         bufferevent_setcb(bev, clientReadCB, clientWriteCB, clientEventCB, ref.toOpaque())
         bufferevent_setwatermark(bev, ev(EV_READ), 0, buffers.readHighWater)
         _ = bufferevent_set_max_single_read(bev, buffers.maxSingleIO)
@@ -114,7 +118,7 @@ final class ClientConnection: LoopResource {
         worker.loop.register(self)
         worker.connections += 1
         worker.metrics.openConnections.increment()
-        arm(worker.settings.headerTimeout)
+        arm(settings.headerTimeout)
     }
 
     var input: OpaquePointer { bufferevent_get_input(bev!) }

@@ -3,6 +3,9 @@ final class UpstreamPool {
     private var idle: [String: [UpstreamConnection]] = [:]
     /// How long an idle connection is kept (shorter than common upstream keep-alive timeouts, e.g. nginx 75 s).
     let idleTimeout: Duration
+    /// Whether a connection made with these settings may still be kept (after a reload, only connections to
+    /// an upstream whose settings did not change; see ``UpstreamSettings/keepsConnections(of:)``).
+    var admits: (UpstreamSettings) -> Bool = { _ in true }
 
     init(idleTimeout: Duration = .seconds(30)) {
         self.idleTimeout = idleTimeout
@@ -24,7 +27,9 @@ final class UpstreamPool {
     /// Keeps `connection` for reuse, or closes it when the pool for its upstream is full.
     func put(_ connection: UpstreamConnection) {
         let name = connection.settings.name
-        guard connection.bev != nil, (idle[name]?.count ?? 0) < connection.settings.maxIdleConnections else {
+        guard connection.bev != nil, (idle[name]?.count ?? 0) < connection.settings.maxIdleConnections,
+            admits(connection.settings)
+        else {
             connection.close()
             return
         }
@@ -41,6 +46,12 @@ final class UpstreamPool {
 
     /// Idle connections held, all upstreams.
     var count: Int { idle.values.reduce(0) { $0 + $1.count } }
+
+    /// Closes the idle connections to `name` (a reload removed or changed that upstream).
+    func closeAll(named name: String) {
+        let connections = idle.removeValue(forKey: name) ?? []
+        for connection in connections { connection.close() }
+    }
 
     /// Closes every idle connection.
     func closeAll() {

@@ -1,4 +1,5 @@
 import Foundation
+import Policy
 import ProxyEngine
 
 /// Decides `/readyz`: ready when the listeners are bound, the configuration is loaded, every upstream's host
@@ -18,7 +19,7 @@ final class ReadinessMonitor: @unchecked Sendable {
     /// How often hosts are re-resolved.
     static let interval: TimeInterval = 5
 
-    private let upstreams: [Upstream]
+    private var upstreams: [Upstream]
     private let condition = NSCondition()
     private var listenersBound = false
     private var draining = false
@@ -38,6 +39,22 @@ final class ReadinessMonitor: @unchecked Sendable {
     func unresolvedAtStart(_ name: String, reason: String) {
         condition.lock()
         unresolvedAtStart[name] = reason
+        condition.unlock()
+    }
+
+    /// The upstreams of a configuration, as the monitor checks them.
+    static func upstreams(of configuration: ProxyConfiguration) -> [Upstream] {
+        configuration.upstreams.map { name, upstream in
+            Upstream(name: name, host: upstream.url.host, port: upstream.url.port)
+        }
+    }
+
+    /// A reload took effect (every host of `upstreams` resolved): re-check these from now on.
+    func reloaded(upstreams: [Upstream]) {
+        condition.lock()
+        self.upstreams = upstreams.sorted { $0.name < $1.name }
+        unresolvedAtStart = [:]
+        failing = [:]
         condition.unlock()
     }
 
@@ -91,8 +108,11 @@ final class ReadinessMonitor: @unchecked Sendable {
             let done = stopped
             condition.unlock()
             if done { return }
+            condition.lock()
+            let checking = upstreams
+            condition.unlock()
             var failures: [String: String] = [:]
-            for upstream in upstreams {
+            for upstream in checking {
                 do {
                     _ = try SocketAddress.resolve(host: upstream.host, port: upstream.port)
                 } catch {
