@@ -8,7 +8,7 @@ FUZZ_SECONDS ?= 60
 APT_PACKAGES  = libevent-dev libssl-dev pkg-config openssl curl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build build-debug run test fuzz fuzz-replay bench bench-parser clean
+.PHONY: all deps build build-debug run test test-asan load fuzz fuzz-replay bench bench-parser clean
 
 all: build
 
@@ -38,6 +38,18 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@if [ -x scripts/fuzz-replay.sh ]; then scripts/fuzz-replay.sh; fi
+
+## test-asan: the engine fault suites under AddressSanitizer + LeakSanitizer (own scratch path .build-asan).
+ASAN_SUITES ?= ProxyUpstreamFault|ProxyClientFault|ProxySpoolCleanup|ProxyHalfClose
+test-asan: deps
+	@status=0; LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp SWIFT_BACKTRACE=enable=no \
+	  $(SWIFT) test --sanitize=address --scratch-path .build-asan --filter '$(ASAN_SUITES)' \
+	  >.build-asan.log 2>&1 || status=$$?; \
+	  grep -v 'ld.gold: warning: Cannot export local symbol' .build-asan.log; rm -f .build-asan.log; exit $$status
+
+## load: 256 connections of mixed uploads for 60 s, then 1,000 slowloris clients, through the release binary.
+load: deps
+	scripts/load.sh
 
 ## fuzz: run each libFuzzer target for FUZZ_SECONDS (default 60).
 fuzz: deps

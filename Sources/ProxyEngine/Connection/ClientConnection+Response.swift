@@ -126,7 +126,9 @@ extension ClientConnection: UpstreamDelegate {
             return false
         }
         exchange.responseHead = head
-        if !exchange.requestDone {
+        // Queued is not sent: a body still in the upstream's output (a spool's sendfile segment is queued
+        // whole) was not fully sent when the answer came.
+        if !exchange.requestDone || EvBuffer.length(upstream.output) > 0 {
             // An early answer (401, 413, ...): relay it, stop forwarding the body, never reuse this upstream
             // connection, and close the client connection afterwards.
             exchange.earlyResponse = true

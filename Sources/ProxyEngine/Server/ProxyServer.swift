@@ -5,7 +5,7 @@ public final class ProxyServer: @unchecked Sendable {
     // other method may run; workers are only touched through their loops' thread-safe entry points.
     private let settings: EngineSettings
     private let events: EngineEvents
-    private var workers: [Worker] = []
+    private(set) var workers: [Worker] = []
     private var threads: [LoopThread] = []
     /// The bound listener addresses, in configuration order (ports resolved).
     public private(set) var addresses: [SocketAddress] = []

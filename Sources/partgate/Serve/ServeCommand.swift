@@ -39,6 +39,7 @@ enum ProxyRunner {
         banner: ([SocketAddress]) -> Void = { _ in }
     ) throws {
         SignalWaiter.block()
+        log.raiseFileDescriptorLimit()
         var settings: EngineSettings
         do {
             settings = try EngineSettings(configuration: configuration)
