@@ -72,7 +72,8 @@ struct ProxyClientFaultTests {
             headerTimeout: .milliseconds(500))
         defer { proxy.shutdown() }
         let client = try TestHTTPClient(port: proxy.port, timeout: 5)
-        let head = Array("POST /upload HTTP/1.1\r\nHost: example.test\r\nX-Slow: ".utf8) + [UInt8](repeating: 97, count: 100)
+        let head = Array("POST /upload HTTP/1.1\r\nHost: example.test\r\nX-Slow: ".utf8)
+            + [UInt8](repeating: 97, count: 100)
         let started = Date()
         for byte in head where client.isOpenForWriting && Date().timeIntervalSince(started) < 3 {
             client.send([byte])

@@ -10,13 +10,17 @@ import Testing
 struct ProxyUpstreamFaultLeakTests {
     /// Sends the whole upload from a thread of its own (the proxy may stop reading once it answered) and
     /// returns the response read meanwhile on the calling thread.
-    static func upload(to proxy: FaultProxy, request: [UInt8] = FaultProxy.upload) throws -> (TestHTTPClient, TestHTTPClient.Response?) {
+    static func upload(
+        to proxy: FaultProxy, request: [UInt8] = FaultProxy.upload
+    ) throws -> (TestHTTPClient, TestHTTPClient.Response?) {
         let client = try TestHTTPClient(port: proxy.port, timeout: 15)
         let descriptor = client.descriptor
         let sender = Thread {
             var offset = 0
             while offset < request.count {
-                let sent = request[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                let sent = request[offset...].withUnsafeBytes {
+                    send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
                 if sent <= 0 { return }
                 offset += sent
             }

@@ -24,7 +24,8 @@ extension ProxyServer {
             }
         }
         let (seconds, attoseconds) = timeout.components
-        let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        let deadline = DispatchTime.now() + .nanoseconds(nanoseconds)
         for _ in workers {
             guard done.wait(timeout: deadline) == .success else { return nil }
         }

@@ -12,7 +12,8 @@ struct ServeDescriptorLimitTests {
         try #require(hard > 256, "the hard limit is too low to test raising it")
         let fixture = try ServeFixture()
         defer { fixture.remove() }
-        let config = try fixture.write(Array(ServeFixture.config(upstream: fixture.echoUpstream()).utf8), to: "partgate.yaml")
+        let yaml = ServeFixture.config(upstream: fixture.echoUpstream())
+        let config = try fixture.write(Array(yaml.utf8), to: "partgate.yaml")
         // util-linux prlimit starts partgate with a soft limit of 256 (it execs, so the PID is partgate's).
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")

@@ -104,7 +104,8 @@ final class FaultProxy {
             resources = proxy.openResources()
         }
         #expect(sockets.count == baselineSockets, "proxy sockets left: \(sockets)", sourceLocation: sourceLocation)
-        #expect(resources != nil && resources == baselineResources, "open loop resources", sourceLocation: sourceLocation)
+        #expect(
+            resources != nil && resources == baselineResources, "open loop resources", sourceLocation: sourceLocation)
         #expect(directory.entries.isEmpty, "spool names left", sourceLocation: sourceLocation)
         #expect(directory.openDeletedFiles.isEmpty, "spool files held open", sourceLocation: sourceLocation)
     }

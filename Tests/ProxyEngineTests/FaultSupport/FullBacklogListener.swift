@@ -18,7 +18,8 @@ final class FullBacklogListener {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listening, $0, length) == 0 && listen(listening, 0) == 0 && getsockname(listening, $0, &length) == 0
+                bind(listening, $0, length) == 0 && listen(listening, 0) == 0
+                    && getsockname(listening, $0, &length) == 0
             }
         }
         guard bound else {
