@@ -52,9 +52,11 @@ stop_pid() {  # stop_pid PID: TERM, then KILL after 10 s; only that PID
     for i in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
     kill -KILL "$pid" 2>/dev/null || true
 }
+LOAD_OUT=${LOAD_OUT:-$ROOT/.build/load}  # the JSON figures of the last run (RSS and fd samples included)
 cleanup() {
     stop_pid "$PARTGATE_PID"
     stop_pid "$NGINX_PID"
+    mkdir -p "$LOAD_OUT" && cp "$WORK"/*.json "$LOAD_OUT"/ 2>/dev/null || true
     rm -rf "$WORK"
 }
 trap cleanup EXIT
