@@ -7,8 +7,9 @@
 #    10) multipart forms for LOAD_SECONDS through `partgate serve` (release build, 2 workers, a rewrite route
 #    with rules) to an nginx TLS sink that reads every body whole. partgate's VmRSS and open descriptors are
 #    sampled every second.
-# 2. slowloris: small uploads on NORMAL_CONNECTIONS connections for SLOW_SECONDS alone (the unloaded
-#    latency), then the same again while SLOW_CONNECTIONS clients dribble request heads one byte a second
+# 2. slowloris: small uploads on NORMAL_CONNECTIONS steady connections (one request per NORMAL_PACE_MS at
+#    most, so they measure latency rather than saturate the 2 cores they share) for SLOW_SECONDS alone
+#    (the unloaded latency), then the same again while SLOW_CONNECTIONS clients dribble request heads one byte a second
 #    (header_timeout 5s answers them 408).
 #
 # Prints the figures and exits non-zero when: any error or non-200 status under load; RSS or descriptors in
@@ -24,6 +25,7 @@ LOAD_CONNECTIONS=${LOAD_CONNECTIONS:-256}
 SLOW_CONNECTIONS=${SLOW_CONNECTIONS:-1000}
 SLOW_SECONDS=${SLOW_SECONDS:-20}
 NORMAL_CONNECTIONS=${NORMAL_CONNECTIONS:-8}
+NORMAL_PACE_MS=${NORMAL_PACE_MS:-20}  # each normal connection starts a request every 20 ms at most (400/s for 8)
 LATENCY_FACTOR=${LATENCY_FACTOR:-2}
 PARTGATE=${PARTGATE:-}
 PY=${PYTHON:-python3}
@@ -57,6 +59,9 @@ cleanup() {
     stop_pid "$PARTGATE_PID"
     stop_pid "$NGINX_PID"
     mkdir -p "$LOAD_OUT" && cp "$WORK"/*.json "$LOAD_OUT"/ 2>/dev/null || true
+    cp "$WORK/sink/logs/error.log" "$LOAD_OUT/sink-error.log" 2>/dev/null || true
+    grep -v '"msg":"access"' "$WORK/partgate.log" 2>/dev/null | grep -v '"flag":"header_timeout"' \
+        > "$LOAD_OUT/partgate-events.log" || true  # partgate's log without access lines and slowloris 408s
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -77,6 +82,8 @@ free_port() { "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)
 start_sink() {
     SINK_PORT=$(free_port)
     mkdir -p "$WORK/sink/www" "$WORK/sink/tmp" "$WORK/sink/logs"
+    # nginx's worker runs as nobody when started by root: it must reach the root and its body temp folder.
+    chmod 755 "$WORK" "$WORK/sink" "$WORK/sink/www" && chmod 777 "$WORK/sink/tmp"
     cat > "$WORK/sink/nginx.conf" <<NGINX
 worker_processes 1;
 daemon off;
@@ -179,13 +186,13 @@ echo "load: $LOAD_CONNECTIONS connections, ${LOAD_SECONDS}s of mixed uploads..."
 $CLIENT load --port "$PORT" --pid "$PARTGATE_PID" --connections "$LOAD_CONNECTIONS" --duration "$LOAD_SECONDS" \
     > "$WORK/load.json"
 echo "slowloris: unloaded latency, ${SLOW_SECONDS}s on $NORMAL_CONNECTIONS connections..."
-$CLIENT latency --port "$PORT" --connections "$NORMAL_CONNECTIONS" --duration "$SLOW_SECONDS" > "$WORK/unloaded.json"
+$CLIENT latency --port "$PORT" --connections "$NORMAL_CONNECTIONS" --pace-ms "$NORMAL_PACE_MS" --duration "$SLOW_SECONDS" > "$WORK/unloaded.json"
 echo "slowloris: $SLOW_CONNECTIONS slow clients, and the same latency run meanwhile..."
 $CLIENT slowloris --port "$PORT" --connections "$SLOW_CONNECTIONS" --duration $((SLOW_SECONDS + 4)) \
     > "$WORK/slow.json" &
 SLOW_PID=$!
 sleep 2  # the slow clients connect over about a second
-$CLIENT latency --port "$PORT" --connections "$NORMAL_CONNECTIONS" --duration "$SLOW_SECONDS" > "$WORK/loaded.json"
+$CLIENT latency --port "$PORT" --connections "$NORMAL_CONNECTIONS" --pace-ms "$NORMAL_PACE_MS" --duration "$SLOW_SECONDS" > "$WORK/loaded.json"
 wait "$SLOW_PID"
 FDS_AFTER=$(ls /proc/"$PARTGATE_PID"/fd | wc -l)
 kill -0 "$PARTGATE_PID" 2>/dev/null || { echo "load: partgate died"; cat "$WORK/partgate.log"; exit 1; }

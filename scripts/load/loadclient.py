@@ -109,14 +109,20 @@ class Stats:
         self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
 
 
-async def uploader(port, deadline, stats, small, large, large_every, seed, timeout):
+async def uploader(port, deadline, stats, small, large, large_every, seed, timeout, pace=0.0):
+    """Uploads on one keep-alive connection until the deadline; with `pace`, starts a request every `pace`
+    seconds at most (a steady client that does not saturate the CPU it shares with the proxy)."""
     rng = random.Random(seed)
     reader = writer = None
+    next_start = time.monotonic()
     try:
         while time.monotonic() < deadline:
             if writer is None:
                 reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), timeout)
                 stats.connections += 1
+            if pace > 0:
+                next_start += pace
+                await asyncio.sleep(max(0.0, next_start - pace - time.monotonic()))
             is_large = large and large_every > 0 and rng.randrange(large_every) == 0
             payload = large[0] if is_large else small[rng.randrange(len(small))]
             started = time.monotonic()
@@ -269,7 +275,7 @@ async def run_latency(args):
     started = time.monotonic()
     deadline = started + args.duration
     await asyncio.gather(*[
-        asyncio.create_task(uploader(args.port, deadline, stats, small, [], 0, i, args.timeout))
+        asyncio.create_task(uploader(args.port, deadline, stats, small, [], 0, i, args.timeout, args.pace_ms / 1000))
         for i in range(args.connections)
     ])
     elapsed = time.monotonic() - started
@@ -290,6 +296,7 @@ def main():
     parser.add_argument("--large-bytes", type=int, default=1 << 20)
     parser.add_argument("--interval", type=float, default=1.0, help="slowloris: seconds between bytes")
     parser.add_argument("--timeout", type=float, default=30.0, help="per request step")
+    parser.add_argument("--pace-ms", type=float, default=0, help="latency: start a request every N ms per connection")
     args = parser.parse_args()
     limit = raise_nofile()
     if args.mode == "slowloris" and limit < args.connections + 64:
