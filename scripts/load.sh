@@ -24,6 +24,7 @@ LOAD_SECONDS=${LOAD_SECONDS:-60}
 LOAD_CONNECTIONS=${LOAD_CONNECTIONS:-256}
 SLOW_CONNECTIONS=${SLOW_CONNECTIONS:-1000}
 SLOW_SECONDS=${SLOW_SECONDS:-20}
+SLOW_RAMP=${SLOW_RAMP:-5}  # seconds over which the slow clients connect (= header_timeout)
 NORMAL_CONNECTIONS=${NORMAL_CONNECTIONS:-8}
 NORMAL_PACE_MS=${NORMAL_PACE_MS:-20}  # each normal connection starts a request every 20 ms at most (400/s for 8)
 LATENCY_FACTOR=${LATENCY_FACTOR:-2}
@@ -188,10 +189,12 @@ $CLIENT load --port "$PORT" --pid "$PARTGATE_PID" --connections "$LOAD_CONNECTIO
 echo "slowloris: unloaded latency, ${SLOW_SECONDS}s on $NORMAL_CONNECTIONS connections..."
 $CLIENT latency --port "$PORT" --connections "$NORMAL_CONNECTIONS" --pace-ms "$NORMAL_PACE_MS" --duration "$SLOW_SECONDS" > "$WORK/unloaded.json"
 echo "slowloris: $SLOW_CONNECTIONS slow clients, and the same latency run meanwhile..."
-$CLIENT slowloris --port "$PORT" --connections "$SLOW_CONNECTIONS" --duration $((SLOW_SECONDS + 4)) \
-    > "$WORK/slow.json" &
+# The slow clients start evenly over SLOW_RAMP seconds (the header timeout), so from then on 408s and
+# reconnections run continuously, as in a sustained attack; the latency run starts once all are connected.
+$CLIENT slowloris --port "$PORT" --connections "$SLOW_CONNECTIONS" --ramp "$SLOW_RAMP" \
+    --duration $((SLOW_SECONDS + SLOW_RAMP + 3)) > "$WORK/slow.json" &
 SLOW_PID=$!
-sleep 2  # the slow clients connect over about a second
+sleep $((SLOW_RAMP + 1))
 $CLIENT latency --port "$PORT" --connections "$NORMAL_CONNECTIONS" --pace-ms "$NORMAL_PACE_MS" --duration "$SLOW_SECONDS" > "$WORK/loaded.json"
 wait "$SLOW_PID"
 FDS_AFTER=$(ls /proc/"$PARTGATE_PID"/fd | wc -l)

@@ -258,10 +258,12 @@ async def run_slowloris(args):
     started = time.monotonic()
     deadline = started + args.duration
     tasks = []
+    # Connections start evenly over --ramp seconds: with the ramp as long as the header timeout, timeouts and
+    # reconnections then run continuously (a steady attack) instead of all 1,000 at the same instant.
     for i in range(args.connections):
         tasks.append(asyncio.create_task(slow_connection(args.port, deadline, counts, head, args.interval)))
-        if i % 100 == 99:
-            await asyncio.sleep(0.1)  # ramp up over about a second
+        if i % 50 == 49:
+            await asyncio.sleep(args.ramp * 50 / args.connections)
     await asyncio.gather(*tasks)
     del counts["open_now"]
     counts["duration_s"] = round(time.monotonic() - started, 1)
@@ -296,6 +298,7 @@ def main():
     parser.add_argument("--large-bytes", type=int, default=1 << 20)
     parser.add_argument("--interval", type=float, default=1.0, help="slowloris: seconds between bytes")
     parser.add_argument("--timeout", type=float, default=30.0, help="per request step")
+    parser.add_argument("--ramp", type=float, default=1.0, help="slowloris: seconds over which connections start")
     parser.add_argument("--pace-ms", type=float, default=0, help="latency: start a request every N ms per connection")
     args = parser.parse_args()
     limit = raise_nofile()
