@@ -9,7 +9,7 @@ APT_PACKAGES  = libevent-dev libssl-dev pkg-config openssl curl
 PROOF_APT_PACKAGES = nodejs node-formidable chromium chromium-driver python3-venv curl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps proof-deps build build-debug run test proof fuzz fuzz-replay bench bench-parser clean
+.PHONY: all deps proof-deps build build-debug run test test-asan proof load fuzz fuzz-replay bench bench-parser clean
 
 all: build
 
@@ -53,6 +53,18 @@ test: deps
 ## python-multipart and formidable over TLS; curl, requests and headless Chromium as clients. 0 differentials.
 proof: proof-deps
 	scripts/proof.sh
+
+## test-asan: the engine fault suites under AddressSanitizer + LeakSanitizer (own scratch path .build-asan).
+ASAN_SUITES ?= ProxyUpstreamFault|ProxyClientFault|ProxySpoolCleanup|ProxyHalfClose
+test-asan: deps
+	@log=$$(mktemp); status=0; LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp SWIFT_BACKTRACE=enable=no \
+	  $(SWIFT) test --sanitize=address --scratch-path .build-asan --filter '$(ASAN_SUITES)' \
+	  >$$log 2>&1 || status=$$?; \
+	  grep -v 'ld.gold: warning: Cannot export local symbol' $$log; rm -f $$log; exit $$status
+
+## load: 256 connections of mixed uploads for 60 s, then 1,000 slowloris clients, through the release binary.
+load: deps
+	scripts/load.sh
 
 ## fuzz: run each libFuzzer target for FUZZ_SECONDS (default 60).
 fuzz: deps

@@ -130,7 +130,9 @@ extension ClientConnection: UpstreamDelegate {
             let latency = MonotonicClock.elapsed(since: exchange.upstreamStarted)
             exchange.metrics?.upstream?.latency.recordNanoseconds(latency)
         }
-        if !exchange.requestDone {
+        // Queued is not sent: a body still in the upstream's output (a spool's sendfile segment is queued
+        // whole) was not fully sent when the answer came.
+        if !exchange.requestDone || EvBuffer.length(upstream.output) > 0 {
             // An early answer (401, 413, ...): relay it, stop forwarding the body, never reuse this upstream
             // connection, and close the client connection afterwards.
             exchange.earlyResponse = true

@@ -213,6 +213,11 @@ final class ClientConnection: LoopResource {
             setReading(false)
             return
         }
+        if let exchange, phase == .body || phase == .response {
+            let how = flags & Int32(BEV_EVENT_ERROR) != 0 ? "reset" : "closed"
+            let when = exchange.responseStarted ? "while the response streamed" : "mid-request"
+            worker.events.log("client \(peer) \(how) the connection \(when); the exchange is aborted")
+        }
         abort()
     }
 

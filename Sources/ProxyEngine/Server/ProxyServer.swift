@@ -7,7 +7,7 @@ public final class ProxyServer: @unchecked Sendable {
     /// The configuration in effect (replaced by a successful reload).
     var settings: EngineSettings
     let events: EngineEvents
-    var workers: [Worker] = []
+    private(set) var workers: [Worker] = []
     private var threads: [LoopThread] = []
     /// The bound listener addresses, in configuration order (ports resolved).
     public internal(set) var addresses: [SocketAddress] = []

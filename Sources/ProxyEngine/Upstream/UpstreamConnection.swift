@@ -167,7 +167,8 @@ final class UpstreamConnection: LoopResource {
             fail(reason: connected ? "timed out" : "connect timed out", timedOut: true)
         } else if flags & Int32(BEV_EVENT_EOF) != 0 {
             if !connected { metrics?.connectFailures.increment() }
-            fail(reason: nil, timedOut: false)
+            // Before BEV_EVENT_CONNECTED only a TLS connection can end this way (refused, or closed mid-handshake).
+            fail(reason: connected ? nil : "connect failed: closed before the TLS handshake completed", timedOut: false)
         } else {
             var reason = connected ? "connection error" : "connect failed"
             if let tls = settings.tls, let bev {

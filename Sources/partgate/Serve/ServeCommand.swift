@@ -43,6 +43,7 @@ enum ProxyRunner {
         configPath: String? = nil, banner: ([SocketAddress]) -> Void = { _ in }
     ) throws {
         SignalWaiter.block()
+        log.raiseFileDescriptorLimit()
         PartgateMetrics.bootstrap()
         let readiness = ReadinessMonitor(upstreams: ReadinessMonitor.upstreams(of: configuration))
         defer { readiness.stop() }

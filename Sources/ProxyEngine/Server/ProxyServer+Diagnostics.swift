@@ -1,0 +1,56 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ProxyServer {
+    /// The resources open on the workers' loops right now (listeners, client connections, upstream
+    /// connections, pooled ones included), counted on each loop's own thread.
+    ///
+    /// Every client and upstream connection owns one bufferevent (and, for TLS, the `SSL` object inside it)
+    /// and is registered with its loop from creation until that bufferevent is freed, so a count back at its
+    /// baseline after a request means nothing of that request is still held. For tests and diagnostics.
+    ///
+    /// - Parameter timeout: how long to wait for every loop to answer.
+    /// - Returns: the sum over the workers, or nil when a loop did not answer in time (stopped or busy).
+    package func openResources(timeout: Duration = .seconds(5)) -> Int? {
+        let workers = self.workers
+        let tally = ResourceTally()
+        let done = DispatchSemaphore(value: 0)
+        for worker in workers {
+            worker.loop.schedule {
+                tally.add(worker.loop.openResources)
+                done.signal()
+            }
+        }
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        let deadline = DispatchTime.now() + .nanoseconds(nanoseconds)
+        for _ in workers {
+            guard done.wait(timeout: deadline) == .success else { return nil }
+        }
+        return tally.total
+    }
+}
+
+/// A sum built from several loop threads.
+private final class ResourceTally: @unchecked Sendable {
+    // @unchecked Sendable: `sum` is only touched while holding `mutex`.
+    private var mutex = pthread_mutex_t()
+    private var sum = 0
+
+    init() { pthread_mutex_init(&mutex, nil) }
+    deinit { pthread_mutex_destroy(&mutex) }
+
+    func add(_ count: Int) {
+        pthread_mutex_lock(&mutex)
+        sum += count
+        pthread_mutex_unlock(&mutex)
+    }
+
+    var total: Int {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return sum
+    }
+}
