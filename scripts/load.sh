@@ -15,7 +15,7 @@
 # Prints the figures and exits non-zero when: any error or non-200 status under load; RSS or descriptors in
 # the last 10 s above the first 10 s by more than the tolerance (RSS +25% + 16 MiB, descriptors +10% + 16);
 # a slow client that completed its head or got anything but 408/close; no 408 at all; normal clients' errors
-# or p99 above LATENCY_FACTOR (2) times the unloaded p99 of the same run. Loopback only; every server is
+# or the median over SLOW_ROUNDS (3) rounds of p99 / unloaded p99 above LATENCY_FACTOR (2). Loopback only; every server is
 # started and stopped by PID; every phase ends at its deadline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +28,7 @@ SLOW_RAMP=${SLOW_RAMP:-5}  # seconds over which the slow clients connect (= head
 NORMAL_CONNECTIONS=${NORMAL_CONNECTIONS:-8}
 NORMAL_PACE_MS=${NORMAL_PACE_MS:-20}  # each normal connection starts a request every 20 ms at most (400/s for 8)
 LATENCY_FACTOR=${LATENCY_FACTOR:-2}
+SLOW_ROUNDS=${SLOW_ROUNDS:-3}
 PARTGATE=${PARTGATE:-}
 PY=${PYTHON:-python3}
 
@@ -186,27 +187,37 @@ CLIENT="$PY $ROOT/scripts/load/loadclient.py"
 echo "load: $LOAD_CONNECTIONS connections, ${LOAD_SECONDS}s of mixed uploads..."
 $CLIENT load --port "$PORT" --pid "$PARTGATE_PID" --connections "$LOAD_CONNECTIONS" --duration "$LOAD_SECONDS" \
     > "$WORK/load.json"
-echo "slowloris: unloaded latency, ${SLOW_SECONDS}s on $NORMAL_CONNECTIONS connections..."
-$CLIENT latency --port "$PORT" --connections "$NORMAL_CONNECTIONS" --pace-ms "$NORMAL_PACE_MS" --duration "$SLOW_SECONDS" > "$WORK/unloaded.json"
-echo "slowloris: $SLOW_CONNECTIONS slow clients, and the same latency run meanwhile..."
-# The slow clients start evenly over SLOW_RAMP seconds (the header timeout), so from then on 408s and
-# reconnections run continuously, as in a sustained attack; the latency run starts once all are connected.
-$CLIENT slowloris --port "$PORT" --connections "$SLOW_CONNECTIONS" --ramp "$SLOW_RAMP" \
-    --duration $((SLOW_SECONDS + SLOW_RAMP + 3)) > "$WORK/slow.json" &
-SLOW_PID=$!
-sleep $((SLOW_RAMP + 1))
-$CLIENT latency --port "$PORT" --connections "$NORMAL_CONNECTIONS" --pace-ms "$NORMAL_PACE_MS" --duration "$SLOW_SECONDS" > "$WORK/loaded.json"
-wait "$SLOW_PID"
+# SLOW_ROUNDS rounds of (unloaded latency, then slow clients with the same latency run): the p99 check uses
+# the median of the rounds' ratios (a shared 2-core machine moves a few-millisecond p99 as much as partgate
+# does); every other check applies to every round.
+for round in $(seq 1 "$SLOW_ROUNDS"); do
+    echo "slowloris round $round/$SLOW_ROUNDS: unloaded latency, ${SLOW_SECONDS}s on $NORMAL_CONNECTIONS connections..."
+    $CLIENT latency --port "$PORT" --connections "$NORMAL_CONNECTIONS" --pace-ms "$NORMAL_PACE_MS" \
+        --duration "$SLOW_SECONDS" > "$WORK/unloaded-$round.json"
+    echo "slowloris round $round/$SLOW_ROUNDS: $SLOW_CONNECTIONS slow clients, and the same latency run meanwhile..."
+    # The slow clients start evenly over SLOW_RAMP seconds (the header timeout), so from then on 408s and
+    # reconnections run continuously, as in a sustained attack; the latency run starts once all are connected.
+    $CLIENT slowloris --port "$PORT" --connections "$SLOW_CONNECTIONS" --ramp "$SLOW_RAMP" \
+        --duration $((SLOW_SECONDS + SLOW_RAMP + 3)) > "$WORK/slow-$round.json" &
+    SLOW_PID=$!
+    sleep $((SLOW_RAMP + 1))
+    $CLIENT latency --port "$PORT" --connections "$NORMAL_CONNECTIONS" --pace-ms "$NORMAL_PACE_MS" \
+        --duration "$SLOW_SECONDS" > "$WORK/loaded-$round.json"
+    wait "$SLOW_PID"
+done
 FDS_AFTER=$(ls /proc/"$PARTGATE_PID"/fd | wc -l)
 kill -0 "$PARTGATE_PID" 2>/dev/null || { echo "load: partgate died"; cat "$WORK/partgate.log"; exit 1; }
 stop_pid "$PARTGATE_PID"
 wait "$PARTGATE_PID" && EXIT_STATUS=0 || EXIT_STATUS=$?
 PARTGATE_PID=""
 
-"$PY" - "$WORK" "$LATENCY_FACTOR" "$EXIT_STATUS" "$FDS_AFTER" <<'PY'
-import json, sys
+"$PY" - "$WORK" "$LATENCY_FACTOR" "$EXIT_STATUS" "$FDS_AFTER" "$SLOW_ROUNDS" <<'PY'
+import json, statistics, sys
 work, factor, exit_status, fds_after = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-load, unloaded, loaded, slow = (json.load(open(f"{work}/{n}.json")) for n in ("load", "unloaded", "loaded", "slow"))
+rounds = int(sys.argv[5])
+load = json.load(open(f"{work}/load.json"))
+slow_rounds = [tuple(json.load(open(f"{work}/{n}-{r}.json")) for n in ("unloaded", "loaded", "slow"))
+               for r in range(1, rounds + 1)]
 failures = []
 mib = lambda kib: f"{kib / 1024:.1f} MiB" if kib is not None else "-"
 print(f"load       {load['connections']} connections, {load['duration_s']} s")
@@ -227,27 +238,35 @@ else:
         failures.append("load: RSS grew between the first and the last 10 s")
     if load["fds_last"] > load["fds_first"] * 1.10 + 16:
         failures.append("load: descriptors grew between the first and the last 10 s")
-print(f"slowloris  {slow['connections']} slow clients, {slow['duration_s']} s, at most {slow['open_max']} open at once")
-print(f"  opened {slow['opened']}, 408 {slow['answered_408']}, closed without answer {slow['closed_without_answer']}, "
-      f"reset {slow['reset']}, other answers {slow['answered_other']}, head completed {slow['head_completed']}, "
-      f"connect failed {slow['connect_failed']}, open at the end {slow['open_at_end']}")
-for name, run in (("unloaded", unloaded), ("loaded", loaded)):
-    print(f"  normal clients {name}: {run['requests']} requests, errors {run['errors']}, statuses {run['statuses']}, "
-          f"rps {run['rps']}, p50 {run['p50_ms']} ms, p99 {run['p99_ms']} ms")
-if slow["answered_408"] == 0:
-    failures.append("slowloris: no 408")
-if slow["head_completed"] or slow["answered_other"]:
-    failures.append("slowloris: a slow client was served")
-if slow["open_max"] < 0.9 * slow["connections"]:
-    failures.append(f"slowloris: only {slow['open_max']} slow clients were open at once")
-for name, run in (("unloaded", unloaded), ("loaded", loaded)):
-    if run["errors"] or set(run["statuses"]) != {"200"}:
-        failures.append(f"slowloris: normal clients ({name}) had errors or statuses {run['statuses']}")
-if unloaded["p99_ms"] and loaded["p99_ms"]:
-    ratio = loaded["p99_ms"] / unloaded["p99_ms"]
-    print(f"  p99 loaded / unloaded: {ratio:.2f} (limit {factor})")
+ratios = []
+for number, (unloaded, loaded, slow) in enumerate(slow_rounds, 1):
+    print(f"slowloris round {number}: {slow['connections']} slow clients, {slow['duration_s']} s, "
+          f"at most {slow['open_max']} open at once")
+    print(f"  opened {slow['opened']}, 408 {slow['answered_408']}, closed without answer {slow['closed_without_answer']}, "
+          f"reset {slow['reset']}, other answers {slow['answered_other']}, head completed {slow['head_completed']}, "
+          f"connect failed {slow['connect_failed']}, open at the end {slow['open_at_end']}")
+    for name, run in (("unloaded", unloaded), ("loaded", loaded)):
+        print(f"  normal clients {name}: {run['requests']} requests, errors {run['errors']}, statuses {run['statuses']}, "
+              f"rps {run['rps']}, p50 {run['p50_ms']} ms, p99 {run['p99_ms']} ms")
+    if slow["answered_408"] == 0:
+        failures.append(f"slowloris round {number}: no 408")
+    if slow["head_completed"] or slow["answered_other"]:
+        failures.append(f"slowloris round {number}: a slow client was served")
+    if slow["open_max"] < 0.9 * slow["connections"]:
+        failures.append(f"slowloris round {number}: only {slow['open_max']} slow clients were open at once")
+    for name, run in (("unloaded", unloaded), ("loaded", loaded)):
+        if run["errors"] or set(run["statuses"]) != {"200"}:
+            failures.append(f"slowloris round {number}: normal clients ({name}) had errors or statuses {run['statuses']}")
+    if unloaded["p99_ms"] and loaded["p99_ms"]:
+        ratios.append(loaded["p99_ms"] / unloaded["p99_ms"])
+        print(f"  p99 loaded / unloaded: {ratios[-1]:.2f}")
+if len(ratios) != rounds:
+    failures.append("slowloris: a round measured no p99")
+else:
+    ratio = statistics.median(ratios)
+    print(f"slowloris p99 loaded / unloaded, median of {rounds} rounds: {ratio:.2f} (limit {factor})")
     if ratio > factor:
-        failures.append(f"slowloris: p99 {loaded['p99_ms']} ms is {ratio:.2f}x the unloaded {unloaded['p99_ms']} ms")
+        failures.append(f"slowloris: median p99 ratio {ratio:.2f} over the limit {factor}")
 print(f"partgate exit status after SIGTERM: {exit_status}")
 if exit_status != 0:
     failures.append(f"partgate exited {exit_status}")
