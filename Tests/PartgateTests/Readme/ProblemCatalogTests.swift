@@ -13,7 +13,7 @@ import Testing
 /// engine's sources construct (found by scanning Sources/ProxyEngine).
 @Suite("docs/problems.md")
 struct ProblemCatalogTests {
-    static let root = PartgateBinary.repositoryRoot()
+    static let root = TourCommand.repositoryRoot
 
     static var catalog: String {
         get throws { try String(contentsOf: root.appendingPathComponent("docs/problems.md"), encoding: .utf8) }
@@ -53,8 +53,9 @@ struct ProblemCatalogTests {
 
     @Test func scanFindsTheEngineProblems() throws {
         let names = Set(try Self.engineProblems().map(\.name))
-        #expect(names.isSuperset(of: ["upstream_timeout", "limit_body_bytes", "other_body", "header_timeout"]),
-                "the source scan found \(names.sorted())")
+        #expect(
+            names.isSuperset(of: ["upstream_timeout", "limit_body_bytes", "other_body", "header_timeout"]),
+            "the source scan found \(names.sorted())")
     }
 
     @Test func everyFlagHasARowWithItsStatus() throws {

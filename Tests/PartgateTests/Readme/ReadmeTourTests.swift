@@ -10,7 +10,7 @@ import Testing
 struct ReadmeTourTests {
     static var readme: String {
         get throws {
-            try String(contentsOf: PartgateBinary.repositoryRoot().appendingPathComponent("README.md"), encoding: .utf8)
+            try String(contentsOf: TourCommand.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
         }
     }
 
@@ -20,8 +20,11 @@ struct ReadmeTourTests {
         #expect(commands.contains { $0.command.hasPrefix("curl ") && $0.command.contains("127.0.0.1:8080") })
         #expect(commands.contains { $0.command.hasPrefix("partgate inspect ") })
         #expect(commands.contains { $0.command.hasPrefix("partgate rewrite ") })
-        #expect(commands.allSatisfy { !$0.prints.isEmpty || $0.command.hasPrefix("echo ") || $0.command.hasPrefix("printf ") },
-                "every command but the file-making ones states what it prints")
+        #expect(
+            commands.allSatisfy {
+                !$0.prints.isEmpty || $0.command.hasPrefix("echo ") || $0.command.hasPrefix("printf ")
+            },
+            "every command but the file-making ones states what it prints")
     }
 
     @Test func parsesExpectationsAndSkipsOtherBlocks() {
@@ -46,7 +49,8 @@ struct ReadmeTourTests {
     @Test func tourCommandsDoWhatTheReadmeSays() throws {
         let commands = TourCommand.parse(markdown: try Self.readme)
         try #require(!commands.isEmpty)
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("partgate-tour-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "partgate-tour-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
 
@@ -58,10 +62,12 @@ struct ReadmeTourTests {
                 .replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(port)")
                 .replacingOccurrences(of: "/tmp/partgate-", with: scratch.path + "/partgate-")
             let result = try Self.bash(command)
-            #expect(result.status == tour.exitStatus,
-                    "`\(command)` exited \(result.status), README says \(tour.exitStatus); stderr: \(result.stderr)")
+            #expect(
+                result.status == tour.exitStatus,
+                "`\(command)` exited \(result.status), README says \(tour.exitStatus); stderr: \(result.stderr)")
             for text in tour.prints {
-                #expect(result.stdout.contains(text), "`\(command)` did not print \(text); it printed: \(result.stdout)")
+                #expect(
+                    result.stdout.contains(text), "`\(command)` did not print \(text); it printed: \(result.stdout)")
             }
         }
         demo.expectCleanStop()
@@ -73,7 +79,7 @@ struct ReadmeTourTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", command]
-        process.currentDirectoryURL = PartgateBinary.repositoryRoot()
+        process.currentDirectoryURL = TourCommand.repositoryRoot
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = PartgateBinary.productsDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         process.environment = environment

@@ -14,6 +14,9 @@ struct TourCommand: CustomStringConvertible {
 
     var description: String { command }
 
+    /// The repository root (this file is Tests/PartgateTests/Readme/TourCommand.swift).
+    static let repositoryRoot = PartgateBinary.repositoryRoot().deletingLastPathComponent()
+
     /// The tour's commands from the `sh tour` blocks of `markdown`, in order.
     static func parse(markdown: String) -> [TourCommand] {
         var commands: [TourCommand] = []
