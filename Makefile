@@ -8,9 +8,10 @@ FUZZ_SECONDS ?= 60
 APT_PACKAGES  = libevent-dev libssl-dev pkg-config openssl curl systemd python3-pip
 # Python packages scripts/check-deploy.sh uses (Dockerfile parser, Kubernetes schemas bundled for offline use).
 PIP_PACKAGES  = dockerfile-parse==2.0.1 kubernetes-validate==1.37.0
+PROOF_APT_PACKAGES = nodejs node-formidable chromium chromium-driver python3-venv curl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build build-debug run test fuzz fuzz-replay bench bench-parser clean
+.PHONY: all deps proof-deps build build-debug run test proof fuzz fuzz-replay bench bench-parser clean
 
 all: build
 
@@ -25,6 +26,15 @@ deps:
 	@python3 -c 'import dockerfile_parse, kubernetes_validate' 2>/dev/null || \
 	  env PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install -q $$([ "$$(id -u)" = 0 ] || echo --user) $(PIP_PACKAGES)
 	@command -v $(SWIFT) >/dev/null || { echo "error: swift is not on PATH (Swift 6 toolchain required)"; exit 1; }
+
+## proof-deps: what `make proof` needs besides the build (three backends' runtimes, Chromium), only those missing.
+proof-deps: deps
+	@missing=""; for p in $(PROOF_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
 
 ## build: release binary at .build/release/partgate (cross-module optimisation on).
 build: deps
@@ -43,6 +53,11 @@ test: deps
 	$(SWIFT) test --skip-build
 	scripts/check-deploy.sh
 	@if [ -x scripts/fuzz-replay.sh ]; then scripts/fuzz-replay.sh; fi
+
+## proof: the real-world suite (docs/proof.md): corpora and generated requests through partgate to Werkzeug,
+## python-multipart and formidable over TLS; curl, requests and headless Chromium as clients. 0 differentials.
+proof: proof-deps
+	scripts/proof.sh
 
 ## fuzz: run each libFuzzer target for FUZZ_SECONDS (default 60).
 fuzz: deps

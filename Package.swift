@@ -8,8 +8,10 @@ let swiftSettings: [SwiftSetting] = [
 ]
 
 /// libFuzzer targets (Fuzz/README.md). Each is an executable with an `LLVMFuzzerTestOneInput` entry and a
-/// `@main` corpus replayer compiled out under `-DFUZZING`; they depend on Multipart and FuzzSupport only.
-let fuzzTargets = ["FuzzContentType", "FuzzContentDisposition", "FuzzMultipart", "FuzzRoundTrip"]
+/// `@main` corpus replayer compiled out under `-DFUZZING`; they depend on Multipart, HTTP1 and FuzzSupport only.
+let fuzzTargets = [
+    "FuzzContentType", "FuzzContentDisposition", "FuzzMultipart", "FuzzRoundTrip", "FuzzRequestHead", "FuzzChunked",
+]
 
 let package = Package(
     name: "partgate",
@@ -23,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // libevent 2.1 (core, openssl, pthreads) and OpenSSL 3 in one Clang module, with static inline shims.
@@ -39,7 +43,10 @@ let package = Package(
         // The only target that touches C types.
         .target(
             name: "ProxyEngine",
-            dependencies: ["CEventTLS", "HTTP1", "Multipart", "Sniff", "Policy"],
+            dependencies: [
+                "CEventTLS", "HTTP1", "Multipart", "Sniff", "Policy",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -49,6 +56,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -79,7 +88,7 @@ let package = Package(
             name: "FuzzSupport", dependencies: ["Multipart"], path: "Fuzz/FuzzSupport", swiftSettings: swiftSettings),
     ] + fuzzTargets.map { name in
         .executableTarget(
-            name: name, dependencies: ["Multipart", "FuzzSupport"], path: "Fuzz/\(name)", swiftSettings: swiftSettings)
+            name: name, dependencies: ["Multipart", "HTTP1", "FuzzSupport"], path: "Fuzz/\(name)", swiftSettings: swiftSettings)
     },
     swiftLanguageModes: [.v6]
 )

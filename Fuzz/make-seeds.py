@@ -252,6 +252,36 @@ def read(path):
         return file.read()
 
 
+def request_head_seeds():
+    """FuzzRequestHead: every llhttp request vector (rendered bytes), plus a few pipelined heads."""
+    base = os.path.join(SHARED, "llhttp", "rendered", "request")
+    for path in walk(base, ".bin"):
+        name = os.path.relpath(path, base).replace(os.sep, "--")[:-4]
+        write("FuzzRequestHead", "llhttp-" + name, read(path)[:4096])
+    write("FuzzRequestHead", "pipelined", crlf("GET / HTTP/1.1\nHost: a\n\nPOST /u HTTP/1.1\nHost: a\n"
+                                               "Content-Length: 3\n\n"))
+    write("FuzzRequestHead", "leading-empty-lines", crlf("\n\nGET /x?y=1 HTTP/1.0\nHost: [::1]:80\n\n"))
+    write("FuzzRequestHead", "chunked-upload", crlf("POST /upload HTTP/1.1\nHost: h\nTransfer-Encoding: chunked\n"
+                                                    "Content-Type: multipart/form-data; boundary=b\n"
+                                                    "Expect: 100-continue\n\n"))
+
+
+def chunked_seeds():
+    """FuzzChunked: the bodies of the llhttp request vectors that use chunked framing, plus hand-written ones."""
+    base = os.path.join(SHARED, "llhttp", "rendered", "request")
+    for path in walk(base, ".bin"):
+        data = read(path)
+        head, separator, body = data.partition(b"\r\n\r\n")
+        if separator and b"chunked" in head.lower() and body:
+            name = os.path.relpath(path, base).replace(os.sep, "--")[:-4]
+            write("FuzzChunked", "llhttp-" + name, body[:4096])
+    write("FuzzChunked", "two-chunks", b"5\r\nhello\r\n6;ext=\"q\\\"x\"\r\n world\r\n0\r\n\r\n")
+    write("FuzzChunked", "trailers", b"3\r\nabc\r\n0\r\nExpires: never\r\nX-A: b\r\n\r\n")
+    write("FuzzChunked", "upper-hex", b"1A\r\n" + bytes(range(26)) + b"\r\n0\r\n\r\n")
+    write("FuzzChunked", "overflow", b"FFFFFFFFFFFFFFFFF\r\n")
+    write("FuzzChunked", "bare-lf", b"3\nabc\r\n0\r\n\r\n")
+
+
 if __name__ == "__main__":
     if not os.path.isdir(SHARED):
         sys.exit(f"shared corpus not found at {SHARED} (pass its path as the first argument)")
@@ -259,3 +289,5 @@ if __name__ == "__main__":
     disposition_seeds()
     multipart_seeds()
     round_trip_seeds()
+    request_head_seeds()
+    chunked_seeds()

@@ -18,7 +18,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-ALL_TARGETS=(FuzzContentType FuzzContentDisposition FuzzMultipart FuzzRoundTrip)
+ALL_TARGETS=(FuzzContentType FuzzContentDisposition FuzzMultipart FuzzRoundTrip FuzzRequestHead FuzzChunked)
 SCRATCH=.build-fuzz
 merge=0
 configuration=debug
@@ -39,7 +39,7 @@ done
 
 max_len() {
     case "$1" in
-        FuzzContentType|FuzzContentDisposition) echo 4096 ;;
+        FuzzContentType|FuzzContentDisposition|FuzzRequestHead) echo 4096 ;;
         *) echo 65536 ;;
     esac
 }

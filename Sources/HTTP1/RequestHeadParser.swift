@@ -61,6 +61,11 @@ public struct RequestHeadParser: Sendable {
         )
     }
 
+    /// The size in bytes of the last head that completed (leading empty lines, request line, field lines and
+    /// the final CRLF: what ``HeadLimits/maxHeadBytes`` counts); 0 before the first. Lets a caller check a
+    /// head against a tighter limit once it knows more (a route's `header_bytes`).
+    public private(set) var completedHeadBytes = 0
+
     /// Whether no byte of a new head has been received (only complete empty lines, if anything).
     public var isIdle: Bool { state == .leadingLine }
 
@@ -107,6 +112,7 @@ public struct RequestHeadParser: Sendable {
                     fields: HTTPFields(storage: storage, entries: scanner.takeEntries())
                 )
                 reset()
+                completedHeadBytes = base + headEnd
                 return .complete(head, consumed: headEnd)
             case .error(let error):
                 return fail(error)

@@ -1,6 +1,6 @@
 /// The shape nearly every client sends, read in one pass:
 /// `Content-Disposition: form-data; name="…"` with an optional `; filename="…"`, quoted values of
-/// printable ASCII other than `"`, `\` and `%`.
+/// printable ASCII other than `"`, `\`, `%`, `&` and `=` (the characters ``UnsafeName`` looks at).
 ///
 /// It accepts a strict subset of what ``ContentDisposition`` accepts and yields the same name and filename
 /// for it; anything else (other spacing, parameters, characters) returns nil and takes the general path.
@@ -64,7 +64,9 @@ enum DispositionFastPath {
                 index += 1
                 return start..<(index - 1)
             }
-            if byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "%") {
+            if byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "%")
+                || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "=")
+            {
                 return nil
             }
             index += 1

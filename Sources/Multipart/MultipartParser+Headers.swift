@@ -254,7 +254,8 @@ extension MultipartParser {
     }
 
     /// Turns a name or filename into text: valid UTF-8, and none of the characters that no spelling
-    /// carries alike to every backend (`"`, `\`, CR, LF, `%22`, `%0D`, `%0A`). One pass for plain ASCII.
+    /// carries alike to every backend (`"`, `\`, CR, LF, `%22`, `%0D`, `%0A`, `&#` and a digit, U+2028, U+2029,
+    /// `name=`: ``UnsafeName``). One pass for plain ASCII.
     private mutating func text<Handler: MultipartHandler>(
         _ raw: UnsafeRawBufferPointer, unsafe flag: StrictFlag, _ handler: inout Handler
     ) throws(MultipartError) -> String {
@@ -263,8 +264,9 @@ extension MultipartParser {
         for byte in raw {
             if byte >= 0x80 {
                 ascii = false
+                if byte == 0xE2 { safe = false }  // may start U+2028 / U+2029
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "%")
-                || byte == 13 || byte == 10
+                || byte == 13 || byte == 10 || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "=")
             {
                 safe = false
             }

@@ -9,8 +9,8 @@ import Multipart
 /// 2. **characters**: control characters (C0, DEL, C1), invisible bidi and format characters (U+200B, U+200E, U+200F,
 ///    U+202A–U+202E, U+2060–U+2064, U+2066–U+2069, U+FEFF: the `evil\u{202E}gpj.exe` trick; joiners, which
 ///    emoji and several scripts need, stay), the Windows-reserved
-///    `" : < > | ? *` (`:` also names NTFS streams), and the `%` of a literal `%22`, `%0D` or `%0A`
-///    (``UnsafeName``) each become `_`; every other character, non-ASCII ones included, is kept;
+///    `" : < > | ? *` (`:` also names NTFS streams), the `%` of a literal `%22`, `%0D` or `%0A`, the `&` of
+///    `&#` and a digit or `x`, U+2028, U+2029 and the `=` of `name=` in any case (``UnsafeName``) each become `_`; every other character, non-ASCII ones included, is kept;
 /// 3. **dots and spaces**: a run of dots becomes one dot (no `..` survives), and leading and trailing dots and
 ///    spaces are removed (no hidden files; Windows drops trailing ones anyway);
 /// 4. **device names**: a name whose part before the first dot is a Windows device (`CON`, `NUL`, `COM1`, …)
@@ -47,7 +47,9 @@ public enum SafeName {
         var cleaned: [Unicode.Scalar] = []
         cleaned.reserveCapacity(scalars.count)
         for (index, scalar) in scalars.enumerated() {
-            if replacesWithUnderscore(scalar) || (scalar == "%" && isUnsafeEscape(scalars, after: index)) {
+            if replacesWithUnderscore(scalar) || (scalar == "%" && isUnsafeEscape(scalars, after: index))
+                || isUnsafeSequence(scalars, at: index)
+            {
                 cleaned.append("_")
             } else if scalar == ".", cleaned.last == "." {
                 continue
@@ -83,8 +85,8 @@ public enum SafeName {
         UnsafeName.isSafe(name) && !name.unicodeScalars.contains(where: isControl)
     }
 
-    /// The safe form of a field name a template produced: control, bidi and format characters, `"`, `\` and the
-    /// `%` of `%22` / `%0D` / `%0A` become `_`; an empty result becomes ``fallbackName``. Field names keep
+    /// The safe form of a field name a template produced: control, bidi and format characters, `"`, `\`, the
+    /// `%` of `%22` / `%0D` / `%0A` and the other ``UnsafeName`` sequences become `_`; an empty result becomes ``fallbackName``. Field names keep
     /// `/`, `:` and dots: they are not paths.
     /// - Parameter name: the rendered field name.
     public static func sanitizeFieldName(_ name: String) -> String {
@@ -93,7 +95,7 @@ public enum SafeName {
         for (index, scalar) in scalars.enumerated() {
             let unsafe =
                 isControl(scalar) || isInvisibleFormat(scalar) || scalar == "\"" || scalar == "\\"
-                || (scalar == "%" && isUnsafeEscape(scalars, after: index))
+                || (scalar == "%" && isUnsafeEscape(scalars, after: index)) || isUnsafeSequence(scalars, at: index)
             cleaned.append(unsafe ? "_" : scalar)
         }
         return cleaned.isEmpty ? fallbackName : String(cleaned)
@@ -133,6 +135,24 @@ public enum SafeName {
         switch (scalars[index + 1], scalars[index + 2]) {
         case ("2", "2"), ("0", "d"), ("0", "D"), ("0", "a"), ("0", "A"): return true
         default: return false
+        }
+    }
+
+    /// The character at `index` that ``UnsafeName`` replaces besides `"`, `\` and `%XX`: the `&` of `&#` and a
+    /// digit or `x` (an HTML character reference), U+2028 and U+2029, and the `=` of `name=` in any case.
+    private static func isUnsafeSequence(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        switch scalars[index] {
+        case "&":
+            guard index + 2 < scalars.count, scalars[index + 1] == "#" else { return false }
+            let next = scalars[index + 2]
+            return ("0"..."9").contains(next) || next == "x" || next == "X"
+        case "\u{2028}", "\u{2029}":
+            return true
+        case "=":
+            guard index >= 4 else { return false }
+            return String(String.UnicodeScalarView(scalars[(index - 4)..<index])).lowercased() == "name"
+        default:
+            return false
         }
     }
 

@@ -8,6 +8,7 @@ import Testing
 @Suite("Drain", .serialized)
 struct ProxyDrainTests {
     @Test func drainFinishesInFlightRequestsThenStops() throws {
+        let bodyReceived = DispatchSemaphore(value: 0)
         let slow = try RawServer { fd in
             _ = RawServer.readHead(fd)
             var buffer = [UInt8](repeating: 0, count: 65536)
@@ -17,6 +18,7 @@ struct ProxyDrainTests {
                 if count <= 0 { return }
                 seen += buffer[0..<count]
             }
+            bodyReceived.signal()
             Thread.sleep(forTimeInterval: 0.5)
             RawServer.send(fd, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
             _ = RawServer.drain(fd)
@@ -32,7 +34,8 @@ struct ProxyDrainTests {
         let idle = try TestHTTPClient(port: port)
         let busy = try TestHTTPClient(port: port)
         busy.send(ProxyHarness.request(ProxyHarness.multipart("b", [(name: "a", filename: nil, type: nil, data: [1])]), boundary: "b"))
-        Thread.sleep(forTimeInterval: 0.2)
+        // Drain once the request is surely in flight: the upstream has its whole body, not yet an answer.
+        #expect(bodyReceived.wait(timeout: .now() + 10) == .success)
         let started = Date()
         proxy.drain()
         let response = busy.readResponse()

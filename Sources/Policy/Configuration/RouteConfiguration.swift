@@ -41,6 +41,10 @@ public struct RouteConfiguration: Sendable, Hashable {
     public var limits: RequestLimits
     /// The ordered rules (`rules:`, default none).
     public var rules: [Rule]
+    /// The most request bytes per second sent to the upstream on this route (`max_upstream_rate:`, a size
+    /// per second such as `1MiB`; default nil: unthrottled). Head, body and chunk framing all count; the
+    /// response is not throttled.
+    public var maxUpstreamRate: Int64? = nil
 
     /// The charsets allowed when `charsets:` is not given.
     public static let defaultCharsets = ["utf-8", "us-ascii"]

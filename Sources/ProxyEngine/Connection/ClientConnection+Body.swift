@@ -9,7 +9,7 @@ extension ClientConnection {
     func pumpBody() {
         defer { reader?.refresh() }
         guard let exchange, let sink = exchange.bodySink else { return }
-        let buffers = worker.settings.buffers
+        let buffers = settings.buffers
         while phase == .body, !exchange.requestDone {
             if let upstream = exchange.upstream, EvBuffer.length(upstream.output) >= buffers.writeHighWater {
                 pauseClient(upstream)
@@ -64,6 +64,7 @@ extension ClientConnection {
     ) -> Bool {
         guard exchange.rewrite != nil else {
             if exchange.chunkedPassthrough { ChunkFraming.header(count, to: sink) }
+            if exchange.spool == nil { exchange.forwardedBytes += Int64(count) }
             transfer(chain, index: start, count: count, &consumed, sink)
             if exchange.chunkedPassthrough { ChunkFraming.trailer(to: sink) }
             return spoolIntact(exchange)
@@ -72,7 +73,7 @@ extension ClientConnection {
             try exchange.rewrite!.parse(UnsafeRawBufferPointer(rebasing: chain[start..<(start + count)]), in: chain)
         } catch {
             reportAudit(exchange)
-            refuse(error)
+            refuse(error, exchange)
             return false
         }
         return apply(exchange, sink, &consumed) && spoolIntact(exchange)
@@ -93,6 +94,7 @@ extension ClientConnection {
         }
         let total = recorder.outputCount
         guard total > 0 else { return true }
+        if exchange.spool == nil { exchange.forwardedBytes += Int64(total) }
         ChunkFraming.header(total, to: sink)
         recorder.scratch.withUnsafeBytes { scratch in
             for op in recorder.ops {
@@ -131,7 +133,7 @@ extension ClientConnection {
                 try exchange.rewrite!.finish()
             } catch {
                 reportAudit(exchange)
-                refuse(error)
+                refuse(error, exchange)
                 return
             }
             var none = 0
@@ -154,30 +156,51 @@ extension ClientConnection {
         exchange.requestDone = true
         if phase == .body { phase = .response }
         if upstream.connected {
-            upstream.setTimeouts(read: exchange.route.responseTimeout(worker), write: exchange.route.responseTimeout(worker))
+            let timeout = exchange.route.responseTimeout(settings)
+            upstream.setTimeouts(read: timeout, write: timeout)
         }
         if clientPaused { resumeClient(upstream) }
         if exchange.responseDone { finishExchange() }
     }
 
-    /// Hands the audit records of completed parts to the event sink.
+    /// Counts the decisions of completed parts and hands their audit records to the event sink (routes with
+    /// `audit: true`).
     private func reportAudit(_ exchange: Exchange) {
-        guard exchange.route.audit, let rewrite = exchange.rewrite else { return }
-        for record in rewrite.takeAuditRecords() {
+        guard let rewrite = exchange.rewrite else { return }
+        let records = rewrite.takeAuditRecords()
+        guard !records.isEmpty else { return }
+        if let metrics = exchange.metrics {
+            for record in records { metrics.countPart(record) }
+        }
+        guard exchange.route.audit else { return }
+        for record in records {
             worker.events.audit(record, exchange.route.name, exchange.requestID)
         }
     }
 
     /// A multipart error: 413 for limits, 400 for malformed input; the upstream request is aborted.
-    private func refuse(_ error: MultipartError) {
-        answer(Problem(error.isLimit ? 413 : 400, error.name, part: error.part))
+    ///
+    /// The parser reads a whole span before the engine looks at what the policy or the encoder made of it, so
+    /// a refusal they recorded earlier in the body (a part head's charset, an unsafe name) wins over the
+    /// parser's error further on: the answer depends on the body, not on how reads split it (found by the
+    /// real-world proof suite, where one body got `charset` on one route and `delimiter_garbage` on another).
+    private func refuse(_ error: MultipartError, _ exchange: Exchange) {
+        if let rejection = exchange.rewrite?.rejection {
+            answer(Problem(rejection.status, rejection.rule, detail: rejection.detail, part: rejection.partIndex))
+        } else if exchange.rewrite?.recorder.encodingError != nil {
+            answer(Problem(400, exchange.rewrite!.recorder.encodingError!.code.rawValue,
+                           detail: "a name has no safe spelling"))
+        } else {
+            if case .flag(let flag) = error.reason { worker.metrics.countStrictFlag(flag, .reject) }
+            answer(Problem(error.isLimit ? 413 : 400, error.name, part: error.part))
+        }
     }
 
     func pauseClient(_ upstream: UpstreamConnection) {
         guard !clientPaused, bev != nil else { return }
         clientPaused = true
         setReading(false)
-        upstream.setWriteWatermark(low: worker.settings.buffers.writeLowWater)
+        upstream.setWriteWatermark(low: settings.buffers.writeLowWater)
     }
 
     func resumeClient(_ upstream: UpstreamConnection) {
@@ -189,8 +212,8 @@ extension ClientConnection {
 }
 
 extension RouteConfiguration {
-    func responseTimeout(_ worker: Worker) -> Duration {
-        worker.settings.upstreams[upstream]?.responseTimeout ?? .seconds(60)
+    func responseTimeout(_ settings: EngineSettings) -> Duration {
+        settings.upstreams[upstream]?.responseTimeout ?? .seconds(60)
     }
 }
 

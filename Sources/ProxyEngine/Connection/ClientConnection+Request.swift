@@ -12,10 +12,11 @@ extension ClientConnection {
             switch heads.feed(chain) {
             case .needMore:
                 EvBuffer.drain(input, chain.count)
-                if wasIdle && !heads.isIdle { arm(worker.settings.headerTimeout) }
+                if wasIdle && !heads.isIdle { arm(settings.headerTimeout) }
             case .complete(let head, let consumed):
                 EvBuffer.drain(input, consumed)
                 arm(nil)
+                requestBegan()
                 start(head)
             case .error(let error):
                 answer(Problem(http: error))
@@ -26,6 +27,7 @@ extension ClientConnection {
 
     /// Validates a head, picks the route and the upstream, and starts forwarding.
     private func start(_ head: RequestHead) {
+        adoptCurrentSettings()
         let checked: RequestAdmission.CheckedHead
         do {
             checked = try RequestAdmission.checkHead(head)
@@ -34,29 +36,54 @@ extension ClientConnection {
             return
         }
         let framing = checked.framing
-        guard let route = RequestAdmission.route(for: head, checked, in: worker.settings.routes) else {
+        let routes = settings.routes
+        guard let routeIndex = routes.firstIndex(where: {
+            $0.match.matches(host: checked.host, path: checked.path, method: head.method)
+        }) else {
             answer(RequestAdmission.noRoute)
             return
         }
-        guard let upstreamSettings = worker.settings.upstreams[route.upstream] else {
+        let route = routes[routeIndex]
+        // The connection adopted the worker's snapshot when this head completed, and the worker swaps its
+        // settings and metrics together, so the route's index is the same in both.
+        let metrics = worker.metrics.routes[routeIndex]
+        requestRoute = metrics
+        do {
+            try RequestAdmission.checkRouteLimits(head, headBytes: heads.completedHeadBytes, route: route)
+        } catch {
+            answer(error)
+            return
+        }
+        guard let upstreamSettings = settings.upstreams[route.upstream] else {
             answer(Problem(502, "no_upstream"))
             return
         }
         let body: Exchange.BodyMode
+        let wouldRefuse: Problem?
         do {
-            switch try RequestAdmission.body(head, framing: framing, route: route) {
+            let decision = try RequestAdmission.decideBody(head, framing: framing, route: route)
+            wouldRefuse = decision.wouldRefuse
+            switch decision.body {
             case .passthrough(let chunked):
                 body = .passthrough(chunked: chunked)
             case .rewrite(let parser):
                 body = .rewrite(makeBodyRewriter(parser: parser, route: route, digests: route.audit))
             }
         } catch {
+            countStrictRejection(error)
             answer(error)
             return
         }
         let exchange = Exchange(head: head, framing: framing, route: route, body: body,
                                 requestID: worker.nextRequestID())
         self.exchange = exchange
+        exchange.metrics = metrics
+        if let wouldRefuse {
+            worker.events.onWouldRefuse(
+                ReportOnlyRefusal(
+                    status: wouldRefuse.status, flag: wouldRefuse.name, route: route.name,
+                    request: exchange.requestID, method: head.method, target: head.target.string))
+        }
         exchange.spool = makeSpool(for: exchange)
         if !framing.keepAlive || worker.draining { closeAfterExchange = true }
         if framing.expectsContinue, !exchange.decoder.isComplete {
@@ -68,14 +95,18 @@ extension ClientConnection {
             return
         }
         guard let upstream = worker.pool.take(upstreamSettings.name)
-            ?? UpstreamConnection(loop: worker.loop, settings: upstreamSettings, buffers: worker.settings.buffers)
+            ?? UpstreamConnection(
+                loop: worker.loop, settings: upstreamSettings, buffers: settings.buffers,
+                metrics: metrics.upstream)
         else {
             answer(Problem(502, "upstream_unavailable"))
             return
         }
         upstream.delegate = self
         upstream.requests += 1
+        upstream.limitWriteRate(route.maxUpstreamRate)
         exchange.upstream = upstream
+        exchange.upstreamStarted = MonotonicClock.now()
         upstream.write(upstreamHead(exchange))
         phase = .body
         pumpBody()

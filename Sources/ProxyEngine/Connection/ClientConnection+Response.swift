@@ -4,7 +4,7 @@ import HTTP1
 extension ClientConnection: UpstreamDelegate {
     func upstreamConnected(_ upstream: UpstreamConnection) {
         guard let exchange, exchange.upstream === upstream else { return }
-        let timeout = exchange.route.responseTimeout(worker)
+        let timeout = exchange.route.responseTimeout(settings)
         upstream.setTimeouts(read: exchange.requestDone ? timeout : nil, write: timeout)
     }
 
@@ -68,7 +68,7 @@ extension ClientConnection: UpstreamDelegate {
                 continue
             }
             if bev == nil { return }
-            if EvBuffer.length(output) >= worker.settings.buffers.writeHighWater {
+            if EvBuffer.length(output) >= settings.buffers.writeHighWater {
                 upstreamPaused = true
                 upstream.setReading(false)
                 return
@@ -126,6 +126,10 @@ extension ClientConnection: UpstreamDelegate {
             return false
         }
         exchange.responseHead = head
+        if exchange.upstreamStarted != 0 {
+            let latency = MonotonicClock.elapsed(since: exchange.upstreamStarted)
+            exchange.metrics?.upstream?.latency.recordNanoseconds(latency)
+        }
         if !exchange.requestDone {
             // An early answer (401, 413, ...): relay it, stop forwarding the body, never reuse this upstream
             // connection, and close the client connection afterwards.
@@ -169,6 +173,8 @@ extension ClientConnection: UpstreamDelegate {
     func finishExchange() {
         guard let exchange else { return }
         exchange.responseDone = true
+        exchangeEnded(exchange)
+        if let head = exchange.responseHead { requestAnswered(status: head.status) }
         if exchange.responseChunked { ChunkFraming.last(to: output) }
         if let upstream = exchange.upstream {
             exchange.upstream = nil
@@ -189,7 +195,8 @@ extension ClientConnection: UpstreamDelegate {
             return
         }
         phase = .head
-        arm(worker.settings.idleTimeout)
+        adoptCurrentSettings()
+        arm(settings.idleTimeout)
         if clientPaused {
             clientPaused = false
             setReading(true)

@@ -16,8 +16,8 @@ extension ClientConnection {
         let hasBody = exchange.framing.body != .none && exchange.framing.body != .contentLength(0)
         guard hasBody || exchange.rewrite != nil else { return nil }
         return Spool(
-            memoryLimit: Int(clamping: exchange.route.spoolMemory), stagingBytes: worker.settings.buffers.maxSingleIO,
-            directory: worker.settings.spoolDirectory)
+            memoryLimit: Int(clamping: exchange.route.spoolMemory), stagingBytes: settings.buffers.maxSingleIO,
+            directory: settings.spoolDirectory)
     }
 
     /// False, with the request answered, once the spool failed (a temp file could not be created or written).
@@ -40,12 +40,14 @@ extension ClientConnection {
             answer(Problem(502, "upstream_unavailable"))
             return
         }
+        exchange.upstreamStarted = MonotonicClock.now()
+        exchange.forwardedBytes += spool.length
         upstream.write(upstreamHead(exchange))
         if upstream.connected {
-            upstream.setTimeouts(read: nil, write: exchange.route.responseTimeout(worker))
+            upstream.setTimeouts(read: nil, write: exchange.route.responseTimeout(settings))
         }
         // Refill from the drained-write callback once the output is down to the low watermark.
-        upstream.setWriteWatermark(low: worker.settings.buffers.writeLowWater)
+        upstream.setWriteWatermark(low: settings.buffers.writeLowWater)
         continueSpool(exchange, upstream)
     }
 
@@ -53,7 +55,7 @@ extension ClientConnection {
     /// stops once the upstream answered (an early answer: the connection is then not reused).
     func continueSpool(_ exchange: Exchange, _ upstream: UpstreamConnection) {
         guard let spool = exchange.spool, !exchange.requestDone, exchange.responseHead == nil else { return }
-        let buffers = worker.settings.buffers
+        let buffers = settings.buffers
         do {
             let done = try spool.send(
                 to: upstream.output, sendfile: !upstream.isTLS, highWater: buffers.writeHighWater,
@@ -69,12 +71,15 @@ extension ClientConnection {
 
     /// An idle pooled connection to the route's upstream, or a new one; nil when none can be made.
     private func openUpstream(_ exchange: Exchange) -> UpstreamConnection? {
-        guard let settings = worker.settings.upstreams[exchange.route.upstream],
-            let upstream = worker.pool.take(settings.name)
-                ?? UpstreamConnection(loop: worker.loop, settings: settings, buffers: worker.settings.buffers)
+        guard let upstreamSettings = settings.upstreams[exchange.route.upstream],
+            let upstream = worker.pool.take(upstreamSettings.name)
+                ?? UpstreamConnection(
+                    loop: worker.loop, settings: upstreamSettings, buffers: settings.buffers,
+                    metrics: exchange.metrics?.upstream)
         else { return nil }
         upstream.delegate = self
         upstream.requests += 1
+        upstream.limitWriteRate(exchange.route.maxUpstreamRate)
         exchange.upstream = upstream
         return upstream
     }

@@ -21,6 +21,9 @@ final class ClientConnection: LoopResource {
     }
 
     let worker: Worker
+    /// The configuration this connection serves under: the worker's at accept, replaced by the current one
+    /// when a new request head completes (``adoptCurrentSettings()``), never during an exchange.
+    var settings: EngineSettings
     let peer: SocketAddress
     let isTLS: Bool
     var bev: OpaquePointer?
@@ -44,12 +47,19 @@ final class ClientConnection: LoopResource {
     var reader: SocketReader?
     /// Requests completed on this connection.
     var served = 0
+    /// A request head arrived and its answer is not counted yet (see ClientConnection+Metrics).
+    var requestPending = false
+    /// When the pending request's head was complete (monotonic ns).
+    var requestStart: UInt64 = 0
+    /// The pending request's route metrics (nil until routed).
+    var requestRoute: RouteMetrics?
 
     init?(worker: Worker, descriptor: Int32, peer: SocketAddress, tls: (any ServerTLSProvider)?) {
         self.worker = worker
+        self.settings = worker.settings
         self.peer = peer
         self.isTLS = tls != nil
-        self.heads = RequestHeadParser(limits: worker.settings.headLimits)
+        self.heads = RequestHeadParser(limits: settings.headLimits)
         let base = worker.loop.base
         let options = Int32(bitPattern: BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
         if let tls {
@@ -74,7 +84,7 @@ final class ClientConnection: LoopResource {
         setNoDelay(descriptor)
         let ref = Unmanaged.passRetained(self)
         selfRef = ref
-        let buffers = worker.settings.buffers
+        let buffers = settings.buffers
         bufferevent_setcb(bev, clientReadCB, clientWriteCB, clientEventCB, ref.toOpaque())
         bufferevent_setwatermark(bev, ev(EV_READ), 0, buffers.readHighWater)
         _ = bufferevent_set_max_single_read(bev, buffers.maxSingleIO)
@@ -107,7 +117,8 @@ final class ClientConnection: LoopResource {
         }, ref.toOpaque())
         worker.loop.register(self)
         worker.connections += 1
-        arm(worker.settings.headerTimeout)
+        worker.metrics.openConnections.increment()
+        arm(settings.headerTimeout)
     }
 
     var input: OpaquePointer { bufferevent_get_input(bev!) }
@@ -214,6 +225,8 @@ final class ClientConnection: LoopResource {
             abort()
             return
         }
+        if let exchange { exchangeEnded(exchange) }
+        requestAnswered(status: problem.status)
         EvBuffer.add(output, problem.response)
         beginClosing()
     }
@@ -241,6 +254,7 @@ final class ClientConnection: LoopResource {
 
     func close() {
         guard let bev else { return }
+        if let exchange { exchangeAbandoned(exchange) }
         if let upstream = exchange?.upstream {
             upstream.close()
         }
@@ -261,6 +275,7 @@ final class ClientConnection: LoopResource {
         self.bev = nil
         worker.loop.unregister(self)
         worker.connections -= 1
+        worker.metrics.openConnections.decrement()
         worker.connectionClosed()
         let ref = selfRef
         selfRef = nil

@@ -46,6 +46,14 @@ final class Exchange {
     var earlyResponse = false
     /// The upstream connection may carry another request afterwards.
     var upstreamReusable = true
+    /// The route's metric handles.
+    var metrics: RouteMetrics?
+    /// Body bytes handed to the upstream (re-encoded, framing excluded), for `partgate_body_bytes_out_total`.
+    var forwardedBytes: Int64 = 0
+    /// When the request went to an upstream connection (monotonic ns), for the upstream latency.
+    var upstreamStarted: UInt64 = 0
+    /// The exchange's bytes and normalised flags were counted (once, whichever way it ends).
+    var metricsRecorded = false
 
     init(head: RequestHead, framing: RequestFraming, route: RouteConfiguration, body: BodyMode, requestID: String) {
         self.requestID = requestID

@@ -7,9 +7,10 @@ import Policy
 /// requests with exactly the same ``Problem``.
 ///
 /// In order: ``checkHead(_:)`` (framing, Host, look-alike field names, CONNECT), ``route(for:_:in:)``
-/// (first match wins; nil is ``noRoute``), then ``body(_:framing:route:)`` (the declared length against
+/// (first match wins; nil is ``noRoute``), ``checkRouteLimits(_:headBytes:route:)`` (the route's
+/// `header_bytes` and `header_count`), then ``decideBody(_:framing:route:)`` (the declared length against
 /// `body_bytes`, then how the body is forwarded: other bodies, ambiguous Content-Types). The engine checks that
-/// the route's upstream exists between the last two.
+/// the route's upstream exists before the last one.
 package enum RequestAdmission {
     /// A head that passed ``checkHead(_:)``.
     package struct CheckedHead: Sendable, Equatable {
@@ -70,12 +71,17 @@ package enum RequestAdmission {
         routes.first { $0.match.matches(host: checked.host, path: checked.path, method: head.method) }
     }
 
-    /// The declared body length against the route's `body_bytes`, then how the body is forwarded.
-    ///
-    /// A route set to `multipart: passthrough` relays every body. Otherwise a multipart/form-data body is
-    /// rewritten; a body without Content-Type or with another type is refused with 415 under
-    /// `other_bodies: reject` and relayed otherwise; a multipart Content-Type that could be read two ways is
-    /// refused with 400 naming its strict flag.
+    /// How a body is forwarded, and on a `report_only: true` route the refusal an enforcing route would
+    /// have answered instead.
+    package struct BodyDecision {
+        /// How the body is forwarded.
+        package var body: Body
+        /// Set on a report-only route whose policy refuses the request (`other_bodies: reject`): the body is
+        /// relayed as on a route without rules, and this is logged as what would have happened.
+        package var wouldRefuse: Problem?
+    }
+
+    /// How the body is forwarded (``decideBody(_:framing:route:)`` without the would-be refusal).
     /// - Parameters:
     ///   - head: the request head.
     ///   - framing: its framing (from ``checkHead(_:)``).
@@ -84,6 +90,28 @@ package enum RequestAdmission {
     package static func body(
         _ head: RequestHead, framing: RequestFraming, route: RouteConfiguration
     ) throws(Problem) -> Body {
+        try decideBody(head, framing: framing, route: route).body
+    }
+
+    /// The declared body length against the route's `body_bytes`, then how the body is forwarded.
+    ///
+    /// A route set to `multipart: passthrough` relays every body. Otherwise a multipart/form-data body is
+    /// rewritten; a body without Content-Type or with another type is refused with 415 under
+    /// `other_bodies: reject` and relayed otherwise; a multipart Content-Type that could be read two ways is
+    /// refused with 400 naming its strict flag.
+    ///
+    /// On a `report_only: true` route the `other_bodies: reject` refusal is not enforced: the body is relayed
+    /// as a route without rules relays it, and the refusal comes back as ``BodyDecision/wouldRefuse``. Limits
+    /// and ambiguity checks (the declared length, an ambiguous multipart Content-Type) are enforced on every
+    /// route: they are not policy, they keep partgate and the backend reading the same message.
+    /// - Parameters:
+    ///   - head: the request head.
+    ///   - framing: its framing (from ``checkHead(_:)``).
+    ///   - route: the route it goes to.
+    /// - Throws: the ``Problem`` to answer with.
+    package static func decideBody(
+        _ head: RequestHead, framing: RequestFraming, route: RouteConfiguration
+    ) throws(Problem) -> BodyDecision {
         if case .contentLength(let length) = framing.body, length > UInt64(route.limits.bodyBytes) {
             throw Problem.bodyTooLarge(route.limits.bodyBytes)
         }
@@ -95,24 +123,29 @@ package enum RequestAdmission {
         }
         let chunked = framing.body == .chunked
         let hasBody = framing.body != .none && framing.body != .contentLength(0)
-        guard route.multipart == .rewrite else { return .passthrough(chunked: chunked) }
-        guard let contentType else {
-            guard !hasBody || route.otherBodies != .reject else {
-                throw Problem(415, "content_type_missing", detail: "this route takes multipart/form-data bodies")
+        guard route.multipart == .rewrite else { return BodyDecision(body: .passthrough(chunked: chunked)) }
+        /// A body that is not multipart/form-data: relayed, unless the route refuses other bodies.
+        func otherBody(_ problem: Problem) throws(Problem) -> BodyDecision {
+            guard hasBody && route.otherBodies == .reject else {
+                return BodyDecision(body: .passthrough(chunked: chunked))
             }
-            return .passthrough(chunked: chunked)
+            guard route.reportOnly else { throw problem }
+            return BodyDecision(body: .passthrough(chunked: chunked), wouldRefuse: problem)
+        }
+        guard let contentType else {
+            return try otherBody(
+                Problem(415, "content_type_missing", detail: "this route takes multipart/form-data bodies"))
         }
         do {
             let parsed = try MultipartContentType.parse(contentType)
-            return .rewrite(
-                MultipartParser(
-                    boundary: parsed.boundary, limits: route.limits.multipartLimits, strictness: route.strictness))
+            return BodyDecision(
+                body: .rewrite(
+                    MultipartParser(
+                        boundary: parsed.boundary, limits: route.limits.multipartLimits,
+                        strictness: route.strictness)))
         } catch {
             if error.reason == .flag(.notMultipartFormData) || error.reason == .flag(.contentTypeSyntax) {
-                guard !hasBody || route.otherBodies != .reject else {
-                    throw Problem(415, "other_body", detail: "this route takes multipart/form-data bodies")
-                }
-                return .passthrough(chunked: chunked)
+                return try otherBody(Problem(415, "other_body", detail: "this route takes multipart/form-data bodies"))
             }
             throw Problem(400, error.name, detail: "the multipart Content-Type is ambiguous")
         }

@@ -11,13 +11,17 @@ public struct EngineEvents: Sendable {
     public var onAccess: @Sendable (String, String, Int, String) -> Void
     /// partgate refused a request: status, the flag or rule name, the client address.
     public var onProblem: @Sendable (Int, String, String) -> Void
+    /// A `report_only: true` route forwarded a request its policy refuses (`other_bodies: reject`).
+    public var onWouldRefuse: @Sendable (ReportOnlyRefusal) -> Void
 
     public init(
         onLog: @escaping @Sendable (String) -> Void = { _ in },
         onAccess: @escaping @Sendable (String, String, Int, String) -> Void = { _, _, _, _ in },
         onProblem: @escaping @Sendable (Int, String, String) -> Void = { _, _, _ in },
-        onAudit: @escaping @Sendable (PartAuditRecord, String, String) -> Void = { _, _, _ in }
+        onAudit: @escaping @Sendable (PartAuditRecord, String, String) -> Void = { _, _, _ in },
+        onWouldRefuse: @escaping @Sendable (ReportOnlyRefusal) -> Void = { _ in }
     ) {
+        self.onWouldRefuse = onWouldRefuse
         self.onAudit = onAudit
         self.onLog = onLog
         self.onAccess = onAccess

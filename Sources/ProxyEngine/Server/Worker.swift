@@ -6,10 +6,15 @@ final class Worker: @unchecked Sendable {
     // @unchecked Sendable: created on the main thread, then used only on its loop's thread, except
     // through loop.schedule (thread-safe).
     let loop = EventLoop()
-    let settings: EngineSettings
+    /// The current configuration snapshot; a reload replaces it on the loop thread (``adopt(_:)``).
+    var settings: EngineSettings
     let events: EngineEvents
     let pool = UpstreamPool()
-    private var listeners: [Listener] = []
+    /// Metric handles resolved from `settings` (per route and upstream); rebuilt with it on reload (the
+    /// registry is process-wide, so counts carry on).
+    var metrics: EngineMetrics
+    /// Listening sockets by configured address, in the order they were bound.
+    var listeners: [WorkerListener] = []
     /// Open client connections.
     var connections = 0
     /// SIGTERM: no new connections, no keep-alive; the loop stops when the last connection closes.
@@ -33,15 +38,26 @@ final class Worker: @unchecked Sendable {
     init(settings: EngineSettings, events: EngineEvents) {
         self.settings = settings
         self.events = events
+        self.metrics = EngineMetrics(settings: settings)
+        pool.admits = { [unowned self] upstream in
+            self.settings.upstreams[upstream.name]?.keepsConnections(of: upstream) ?? false
+        }
     }
 
     /// Binds a listener on this worker's loop; returns the bound address.
-    func listen(_ address: SocketAddress, tls: (any ServerTLSProvider)?) throws -> SocketAddress {
-        let listener = try Listener(loop: loop, address: address) { [unowned self] descriptor, peer in
-            self.accept(descriptor, peer, tls)
+    /// - Parameters:
+    ///   - address: where to bind (for every worker but the first, the first one's bound address).
+    ///   - configured: the address as configured (port 0 included): what a reload compares.
+    ///   - tls: TLS for accepted connections (a reload may replace it).
+    func listen(_ address: SocketAddress, configured: SocketAddress, tls: (any ServerTLSProvider)?) throws
+        -> SocketAddress
+    {
+        let entry = WorkerListener(configured: configured, tls: tls)
+        entry.listener = try Listener(loop: loop, address: address) { [unowned self, unowned entry] descriptor, peer in
+            self.accept(descriptor, peer, entry.tls)
         }
-        listeners.append(listener)
-        return listener.address
+        listeners.append(entry)
+        return entry.listener!.address
     }
 
     private func accept(_ descriptor: Int32, _ peer: SocketAddress, _ tls: (any ServerTLSProvider)?) {
@@ -64,7 +80,7 @@ final class Worker: @unchecked Sendable {
     func beginDrain(timeout: Duration) {
         guard !draining else { return }
         draining = true
-        for listener in listeners { listener.close() }
+        for entry in listeners { entry.close() }
         listeners.removeAll()
         pool.closeAll()
         for connection in Array(clients.values) where connection.phase == .head && connection.heads.isIdle {

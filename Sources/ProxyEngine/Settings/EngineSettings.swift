@@ -29,6 +29,9 @@ public struct EngineSettings: Sendable {
     /// Where `forward: spool` routes put the temp files of bodies beyond their `spool_memory` (unlinked as
     /// soon as they are created). Default: `$TMPDIR`, or `/tmp`.
     public var spoolDirectory: String
+    /// Which configuration this is: 1 for the one the server started with, one more per reload (set by
+    /// ``ProxyServer/reload(settings:)``; connections compare it to notice a new snapshot).
+    public internal(set) var generation = 1
 
     /// `$TMPDIR` when set and not empty, otherwise `/tmp`.
     public static var defaultSpoolDirectory: String {

@@ -17,6 +17,8 @@ protocol UpstreamDelegate: AnyObject {
 /// weak delegate, and an idle pooled connection has none.
 final class UpstreamConnection: LoopResource {
     let settings: UpstreamSettings
+    /// Failure counters, latency and pool gauge of this upstream (nil: not measured).
+    let metrics: UpstreamMetrics?
     private let loop: EventLoop
     private(set) var bev: OpaquePointer?
     private var ssl: OpaquePointer?
@@ -29,14 +31,17 @@ final class UpstreamConnection: LoopResource {
     var requests = 0
     /// A TLS error ended the connection: its session must not be resumed (RFC 5246 §7.2.2).
     private var tlsFailed = false
+    /// The write rate limit of the exchange using the connection (a route's `max_upstream_rate`), if any.
+    private var rateLimit: UpstreamRateLimit?
     /// Large-chain writer for TLS upstreams (see ``CoalescingOutput``).
     private var coalescing = CoalescingOutput()
     /// Whether request bytes are copied into large chains (TLS) rather than moved chain by chain (plain).
     var isTLS: Bool { settings.tls != nil }
 
-    init?(loop: EventLoop, settings: UpstreamSettings, buffers: BufferSettings) {
+    init?(loop: EventLoop, settings: UpstreamSettings, buffers: BufferSettings, metrics: UpstreamMetrics? = nil) {
         self.loop = loop
         self.settings = settings
+        self.metrics = metrics
         let options = Int32(bitPattern: BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
         if let tls = settings.tls {
             guard let ssl = tls.makeClientSSL(serverName: settings.serverName) else { return nil }
@@ -67,12 +72,24 @@ final class UpstreamConnection: LoopResource {
             // The failure is reported through the event callback when libevent could start the attempt;
             // when it could not, report it on the next loop turn so the caller sees a uniform path.
             let message = "connect to \(settings.address) failed"
+            metrics?.connectFailures.increment()
             loop.soon { [weak self] in self?.fail(reason: message, timedOut: false) }
         }
     }
 
     /// The output buffer (request bytes go here, also before the connection is up).
     var output: OpaquePointer { bufferevent_get_output(bev!) }
+    /// Caps the write rate for the exchange now using the connection, or lifts the cap (nil). A pooled
+    /// connection serves routes with different rates, so each exchange sets its own.
+    /// - Parameter bytesPerSecond: the route's `max_upstream_rate`, nil for none.
+    func limitWriteRate(_ bytesPerSecond: Int64?) {
+        guard let bev, rateLimit?.bytesPerSecond != bytesPerSecond else { return }
+        let previous = rateLimit  // released only after libevent stopped using it
+        rateLimit = bytesPerSecond.flatMap(UpstreamRateLimit.init(bytesPerSecond:))
+        _ = bufferevent_set_rate_limit(bev, rateLimit?.configuration)
+        withExtendedLifetime(previous) {}
+    }
+
     /// Appends request bytes (copied; coalesced into large chains for TLS).
     func write(_ bytes: UnsafeRawBufferPointer) {
         if isTLS {
@@ -146,8 +163,10 @@ final class UpstreamConnection: LoopResource {
             return
         }
         if flags & Int32(BEV_EVENT_TIMEOUT) != 0 {
+            if !connected { metrics?.connectFailures.increment() }
             fail(reason: connected ? "timed out" : "connect timed out", timedOut: true)
         } else if flags & Int32(BEV_EVENT_EOF) != 0 {
+            if !connected { metrics?.connectFailures.increment() }
             fail(reason: nil, timedOut: false)
         } else {
             var reason = connected ? "connection error" : "connect failed"
@@ -163,6 +182,11 @@ final class UpstreamConnection: LoopResource {
             } else {
                 let code = EVUTIL_SOCKET_ERROR_errno()
                 if code != 0 { reason += ": " + String(cString: strerror(code)) }
+            }
+            if tlsFailed {
+                metrics?.tlsFailures.increment()
+            } else if !connected {
+                metrics?.connectFailures.increment()
             }
             fail(reason: reason, timedOut: false)
         }
@@ -186,6 +210,10 @@ final class UpstreamConnection: LoopResource {
         // without one: every cached session died with its first connection. Unless a TLS error ended it, the
         // connection is over by our choice or the peer's EOF, so record the shutdown as done.
         if let ssl, !tlsFailed { SSL_set_shutdown(ssl, SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN) }
+        if rateLimit != nil {
+            _ = bufferevent_set_rate_limit(bev, nil)  // libevent must not keep a pointer to the freed bucket
+            rateLimit = nil
+        }
         bufferevent_free(bev)
         self.bev = nil
         ssl = nil

@@ -3,6 +3,9 @@ final class UpstreamPool {
     private var idle: [String: [UpstreamConnection]] = [:]
     /// How long an idle connection is kept (shorter than common upstream keep-alive timeouts, e.g. nginx 75 s).
     let idleTimeout: Duration
+    /// Whether a connection made with these settings may still be kept (after a reload, only connections to
+    /// an upstream whose settings did not change; see ``UpstreamSettings/keepsConnections(of:)``).
+    var admits: (UpstreamSettings) -> Bool = { _ in true }
 
     init(idleTimeout: Duration = .seconds(30)) {
         self.idleTimeout = idleTimeout
@@ -11,6 +14,7 @@ final class UpstreamPool {
     /// An idle connection to `name`, if one is open.
     func take(_ name: String) -> UpstreamConnection? {
         while let connection = idle[name]?.popLast() {
+            connection.metrics?.idleConnections.decrement()
             if connection.bev != nil {
                 connection.onIdleClose = nil
                 connection.setTimeouts(nil)
@@ -23,25 +27,39 @@ final class UpstreamPool {
     /// Keeps `connection` for reuse, or closes it when the pool for its upstream is full.
     func put(_ connection: UpstreamConnection) {
         let name = connection.settings.name
-        guard connection.bev != nil, (idle[name]?.count ?? 0) < connection.settings.maxIdleConnections else {
+        guard connection.bev != nil, (idle[name]?.count ?? 0) < connection.settings.maxIdleConnections,
+            admits(connection.settings)
+        else {
             connection.close()
             return
         }
         connection.delegate = nil
         connection.setTimeouts(idleTimeout)
         connection.onIdleClose = { [weak self] closed in
-            self?.idle[name]?.removeAll { $0 === closed }
+            guard let self, let index = self.idle[name]?.firstIndex(where: { $0 === closed }) else { return }
+            self.idle[name]?.remove(at: index)
+            closed.metrics?.idleConnections.decrement()
         }
         idle[name, default: []].append(connection)
+        connection.metrics?.idleConnections.increment()
     }
 
     /// Idle connections held, all upstreams.
     var count: Int { idle.values.reduce(0) { $0 + $1.count } }
 
+    /// Closes the idle connections to `name` (a reload removed or changed that upstream).
+    func closeAll(named name: String) {
+        let connections = idle.removeValue(forKey: name) ?? []
+        for connection in connections { connection.close() }
+    }
+
     /// Closes every idle connection.
     func closeAll() {
         let all = idle.values.flatMap { $0 }
         idle.removeAll()
-        for connection in all { connection.close() }
+        for connection in all {
+            connection.metrics?.idleConnections.decrement()
+            connection.close()
+        }
     }
 }

@@ -8,7 +8,7 @@ extension ConfigDecoder {
     static let routeKeys = [
         "name", "match", "upstream", "forward", "multipart", "spool_memory", "report_only", "audit", "strict",
         "default",
-        "other_bodies", "charsets", "unsafe_filenames", "limits", "rules",
+        "other_bodies", "charsets", "unsafe_filenames", "limits", "rules", "max_upstream_rate",
     ]
 
     /// Methods whose upper-case spelling is suggested when written in lower case.
@@ -63,6 +63,7 @@ extension ConfigDecoder {
         let forward = read("forward") { choice($0, $1, RouteConfiguration.ForwardMode.self) }
         let multipart = read("multipart") { choice($0, $1, RouteConfiguration.MultipartMode.self) }
         let spoolMemory = read("spool_memory") { size($0, $1) }
+        let maxUpstreamRate = read("max_upstream_rate") { rate($0, $1) }
         let reportOnly = read("report_only", bool)
         let audit = read("audit", bool)
         let strictness = read("strict", decodeStrictness)
@@ -88,11 +89,11 @@ extension ConfigDecoder {
 
         guard !failed, let name, let upstream, let match, let forward, let multipart, let spoolMemory,
             let reportOnly, let audit, let strictness, let defaultAction, let otherBodies, let charsets, let unsafeFilenames,
-            let overrides, let rules
+            let overrides, let rules, let maxUpstreamRate
         else {
             return (nil, placedName)
         }
-        let route = RouteConfiguration(
+        var route = RouteConfiguration(
             name: name,
             match: match ?? RouteMatch(),
             upstream: upstream,
@@ -109,6 +110,7 @@ extension ConfigDecoder {
             limits: overrides.map(globalLimits.applying) ?? globalLimits,
             rules: rules ?? []
         )
+        route.maxUpstreamRate = maxUpstreamRate
         return (route, placedName)
     }
 

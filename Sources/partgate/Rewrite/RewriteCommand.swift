@@ -18,7 +18,8 @@ struct RewriteCommand: ParsableCommand {
             (stream: chunked, spool: Content-Length) unless --framing says otherwise; chunk sizes follow this \
             tool's 64 KiB reads, not the proxy's network reads. Other bodies keep their framing. FILE is \
             read twice, in bounded memory: a first pass decides and measures, a second one prints. \
-            Audit records (routes with audit: true, or --audit) go to standard error as JSON lines. \
+            Audit records (routes with audit: true, or --audit) go to standard error as JSON lines, and so \
+            does the refusal a report_only: true route did not enforce (would_refuse). \
             Exit status: 0 forwarded, 3 refused, 1 usage, configuration or input error.
             """
     )
@@ -77,9 +78,12 @@ struct RewriteCommand: ParsableCommand {
 
     /// The first pass decides (and prints the audit records); the second prints the upstream request.
     private static func rewrite(_ path: String, _ settings: RewriteSettings) throws {
-        var measure = RewritePass(settings: settings, writer: nil) { record, route in
-            StandardStream.err.write(ServerLog.auditLine(record, route: route, request: "rewrite"))
-        }
+        var measure = RewritePass(
+            settings: settings, writer: nil,
+            onAudit: { record, route in
+                StandardStream.err.write(ServerLog.auditLine(record, route: route, request: "rewrite"))
+            },
+            onWouldRefuse: { refusal in StandardStream.err.write(ServerLog.wouldRefuseLine(refusal)) })
         let length: Int64
         let trailing: Int
         switch measure.run(try open(path)) {

@@ -38,6 +38,8 @@ struct RewritePass {
     private let knownLength: Int64?
     /// Receives each audit record with its route's name as parts complete or are refused.
     private let onAudit: (PartAuditRecord, String) -> Void
+    /// Receives the refusal a `report_only: true` route did not enforce.
+    private let onWouldRefuse: (ReportOnlyRefusal) -> Void
 
     private var phase: Phase
     private var route: RouteConfiguration?
@@ -51,14 +53,17 @@ struct RewritePass {
     ///   - writer: where the second pass prints; nil for the first.
     ///   - knownLength: the forwarded body's length measured by the first pass (second pass only).
     ///   - onAudit: gets audit records (wanted from the first pass only).
+    ///   - onWouldRefuse: gets the refusal a report-only route did not enforce (first pass only).
     init(
         settings: RewriteSettings, writer: UpstreamWriter?, knownLength: Int64? = nil,
-        onAudit: @escaping (PartAuditRecord, String) -> Void = { _, _ in }
+        onAudit: @escaping (PartAuditRecord, String) -> Void = { _, _ in },
+        onWouldRefuse: @escaping (ReportOnlyRefusal) -> Void = { _ in }
     ) {
         self.settings = settings
         self.writer = writer
         self.knownLength = knownLength
         self.onAudit = onAudit
+        self.onWouldRefuse = onWouldRefuse
         phase = .head(RequestHeadParser(limits: settings.headLimits))
     }
 
@@ -88,7 +93,7 @@ struct RewritePass {
             case .error(let error):
                 return refuse(Problem(http: error))
             case .complete(let head, let consumed):
-                guard start(head) else { return false }
+                guard start(head, headBytes: parser.completedHeadBytes) else { return false }
                 rest = UnsafeRawBufferPointer(rebasing: rest[consumed...])
             }
         }
@@ -119,7 +124,7 @@ struct RewritePass {
     }
 
     /// The head checks, the route and the body mode; writes the upstream head. False when refused.
-    private mutating func start(_ head: RequestHead) -> Bool {
+    private mutating func start(_ head: RequestHead, headBytes: Int) -> Bool {
         let checked: RequestAdmission.CheckedHead
         let body: RequestAdmission.Body
         do {
@@ -127,7 +132,15 @@ struct RewritePass {
             guard let route = settings.forcedRoute ?? RequestAdmission.route(for: head, checked, in: settings.routes)
             else { return refuse(RequestAdmission.noRoute) }
             self.route = route
-            body = try RequestAdmission.body(head, framing: checked.framing, route: route)
+            try RequestAdmission.checkRouteLimits(head, headBytes: headBytes, route: route)
+            let decision = try RequestAdmission.decideBody(head, framing: checked.framing, route: route)
+            body = decision.body
+            if let problem = decision.wouldRefuse {
+                onWouldRefuse(
+                    ReportOnlyRefusal(
+                        status: problem.status, flag: problem.name, route: route.name, request: "rewrite",
+                        method: head.method, target: head.target.string))
+            }
         } catch {
             return refuse(error)
         }
@@ -167,7 +180,7 @@ struct RewritePass {
             try rewriter.parse(span, in: chunk)
         } catch {
             reportAudit()
-            return refuse(Problem(multipart: error))
+            return refuse(earlierRefusal(rewriter) ?? Problem(multipart: error))
         }
         return apply()
     }
@@ -179,12 +192,20 @@ struct RewritePass {
                 try rewriter.finish()
             } catch {
                 reportAudit()
-                return refuse(Problem(multipart: error))
+                return refuse(earlierRefusal(rewriter) ?? Problem(multipart: error))
             }
             guard apply() else { return false }
         }
         writer?.end()
         return true
+    }
+
+    /// A refusal the policy or the encoder recorded earlier in the span the parser then failed on: it comes
+    /// first in the body, so it is the answer, as in the engine.
+    private func earlierRefusal(_ rewriter: any BodyRewriter) -> Problem? {
+        if let rejection = rewriter.rejection { return Problem(rejection: rejection) }
+        if let error = rewriter.recorder.encodingError { return Problem(encoding: error) }
+        return nil
     }
 
     /// Writes what the rewriter recorded for the last call as one batch, as the engine does. False when

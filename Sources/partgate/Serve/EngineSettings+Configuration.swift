@@ -6,8 +6,13 @@ import ProxyEngine
 extension EngineSettings {
     /// The engine's view of a loaded configuration: resolved upstream addresses and OpenSSL contexts
     /// (one per listener certificate and one per upstream, shared by all workers).
-    /// - Throws: ``StartupError`` when a host does not resolve or OpenSSL refuses a certificate or key.
-    init(configuration: ProxyConfiguration) throws(StartupError) {
+    /// - Parameter unresolved: when given, an upstream whose host does not resolve is left out (its routes
+    ///   answer 502) and reported here (name, reason) instead of failing the whole configuration.
+    /// - Throws: ``StartupError`` when a host does not resolve (unless `unresolved` is given) or OpenSSL refuses a
+    ///   certificate or key.
+    init(
+        configuration: ProxyConfiguration, unresolved: ((String, String) -> Void)? = nil
+    ) throws(StartupError) {
         var listeners: [ListenerSettings] = []
         for listener in configuration.listeners {
             guard let address = SocketAddress(listener.address.description) else {
@@ -25,6 +30,14 @@ extension EngineSettings {
         }
         var upstreams: [String: UpstreamSettings] = [:]
         for (name, upstream) in configuration.upstreams {
+            if let unresolved {
+                do {
+                    _ = try SocketAddress.resolve(host: upstream.url.host, port: upstream.url.port)
+                } catch {
+                    unresolved(name, error.description)
+                    continue
+                }
+            }
             upstreams[name] = try Self.upstream(name, upstream)
         }
         let limits = configuration.limits

@@ -11,7 +11,9 @@ struct ServeCommand: ParsableCommand {
         discussion: """
             Logs JSON lines on standard output, one `listening` line per bound address (port 0 is resolved). \
             SIGTERM or SIGINT stop accepting and let in-flight requests finish (up to limits.drain_timeout), \
-            then exit 0.
+            then exit 0. SIGHUP reloads FILE as `check` reads it: a configuration that fails is refused with \
+            one `configuration reload refused` line and the one in effect keeps serving; a good one is logged \
+            as `configuration reloaded` with its generation (docs/reload.md).
             """
     )
 
@@ -28,20 +30,31 @@ struct ServeCommand: ParsableCommand {
             StandardStream.err.write(error.description + "\n")
             throw ExitCode(1)
         }
-        try ProxyRunner.run(configuration: configuration, extraUpstreams: [:], log: logging.makeLog())
+        try ProxyRunner.run(
+            configuration: configuration, extraUpstreams: [:], log: logging.makeLog(), configPath: config)
     }
 }
 
-/// Starts the engine for a configuration, logs the bound addresses, and serves until SIGTERM/SIGINT.
+/// Starts the engine for a configuration, logs the bound addresses, and serves until SIGTERM/SIGINT; SIGHUP
+/// reloads `configPath` (``ConfigReloader``) when there is one.
 enum ProxyRunner {
     static func run(
         configuration: ProxyConfiguration, extraUpstreams: [String: UpstreamSettings], log: ServerLog,
-        banner: ([SocketAddress]) -> Void = { _ in }
+        configPath: String? = nil, banner: ([SocketAddress]) -> Void = { _ in }
     ) throws {
         SignalWaiter.block()
+        PartgateMetrics.bootstrap()
+        let readiness = ReadinessMonitor(upstreams: ReadinessMonitor.upstreams(of: configuration))
+        defer { readiness.stop() }
         var settings: EngineSettings
         do {
-            settings = try EngineSettings(configuration: configuration)
+            // An upstream whose host does not resolve does not stop the others: its routes answer 502 and
+            // /readyz answers 503 naming it.
+            settings = try EngineSettings(configuration: configuration) { name, reason in
+                log.write(
+                    .error, "upstream does not resolve", [("upstream", .string(name)), ("reason", .string(reason))])
+                readiness.unresolvedAtStart(name, reason: reason)
+            }
         } catch {
             StandardStream.err.write("partgate: \(error)\n")
             throw ExitCode(1)
@@ -59,16 +72,48 @@ enum ProxyRunner {
             log.write(.info, "listening", [("address", .string(address.description)),
                                            ("tls", .string(listener.tls == nil ? "false" : "true"))])
         }
+        var admin: AdminServer?
+        if let adminConfiguration = configuration.admin {
+            let adminServer = AdminServer(handlers: AdminHandlers(
+                metrics: { PartgateMetrics.render() }, readiness: { readiness.readiness }))
+            do {
+                guard let address = SocketAddress(adminConfiguration.address.description) else {
+                    throw StartupError("\(adminConfiguration.address): not a numeric address")
+                }
+                let bound = try adminServer.start(address: address)
+                log.write(.info, "listening", [("address", .string(bound.description)), ("tls", .string("false")),
+                                               ("admin", .string("true"))])
+            } catch {
+                StandardStream.err.write("partgate: admin listener: \(error)\n")
+                server.stop()
+                server.wait()
+                throw ExitCode(1)
+            }
+            admin = adminServer
+        }
+        defer { admin?.stop() }
+        readiness.listenersAreBound()
         banner(addresses)
         StartupPages.release()
+        let reloader = configPath.map {
+            ConfigReloader(path: $0, configuration: configuration, settings: settings, server: server, log: log) {
+                reloaded in
+                readiness.reloaded(upstreams: ReadinessMonitor.upstreams(of: reloaded))
+            }
+        }
         while true {
             let signal = SignalWaiter.next()
             if signal == SIGHUP {
-                log.write(.warning, "SIGHUP: configuration reload is not implemented yet; keeping the current one")
+                if let reloader {
+                    reloader.reload()
+                } else {
+                    log.write(.warning, "SIGHUP: no configuration file to reload; keeping the current one")
+                }
                 continue
             }
+            readiness.beginDraining()
+            server.drain()  // returns once every listener is closed: the line below means new connections are refused
             log.write(.info, "draining", [("signal", .string(signal == SIGTERM ? "SIGTERM" : "SIGINT"))])
-            server.drain()
             server.wait()
             log.write(.info, "stopped")
             return

@@ -47,7 +47,25 @@ struct ServerLog: Sendable {
                 self.write(.info, "refused", [("status", .stringConvertible(status)), ("flag", .string(name)),
                                               ("client", .string(peer))])
             },
-            onAudit: { record, route, request in self.audit(record, route: route, request: request) })
+            onAudit: { record, route, request in self.audit(record, route: route, request: request) },
+            onWouldRefuse: { refusal in self.logger.info("would_refuse", metadata: Self.wouldRefuseFields(refusal)) })
+    }
+
+    /// The line for a request a `report_only: true` route forwarded although its policy refuses it, as `serve`
+    /// logs it in JSON and `rewrite` prints it.
+    /// - Parameter refusal: what an enforcing route would have answered.
+    static func wouldRefuseLine(_ refusal: ReportOnlyRefusal) -> String {
+        JSONLogHandler.line(level: .info, message: "would_refuse", metadata: wouldRefuseFields(refusal))
+    }
+
+    /// A report-only refusal as log metadata: the status and flag an enforcing route would have answered.
+    static func wouldRefuseFields(_ refusal: ReportOnlyRefusal) -> Logger.Metadata {
+        [
+            "request": .string(refusal.request), "route": .string(refusal.route),
+            "method": .string(refusal.method), "target": .string(refusal.target),
+            "status": .stringConvertible(refusal.status), "flag": .string(refusal.flag),
+            "report_only": .stringConvertible(true),
+        ]
     }
 
     /// One audit line per part: what arrived, what was forwarded, and why.
