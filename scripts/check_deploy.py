@@ -6,24 +6,32 @@
   promises is present; `systemd-analyze security --offline` rates its exposure.
 - deploy/container/Dockerfile: parsed with dockerfile-parse; multi-stage, pinned base images, the Makefile's
   release flags, a non-root USER, EXPOSE and HEALTHCHECK matching the default configuration's ports, no ADD,
-  the documented ENTRYPOINT; the default configuration passes the real binary's `partgate check`.
+  the documented ENTRYPOINT; the default configuration passes the real binary's `partgate check`, and the
+  HEALTHCHECK command passes against `partgate serve` running it (addresses moved to 127.0.0.1:0).
 - deploy/kubernetes/*.yaml: every document validated (strict) against the Kubernetes JSON schemas that
   kubernetes-validate bundles (offline); the Deployment's probes, drain timing, resources and security
   context; the ConfigMap's partgate.yaml, projected as the Deployment projects it (with a certificate and key
-  made for the check where the Secret goes), passes `partgate check`.
+  made for the check where the Secret goes), passes `partgate check`; served, it answers the liveness probe
+  200 and the readiness probe 200 or 503, and exits 0 on SIGTERM.
 
 Usage: check_deploy.py PARTGATE_BINARY. Prints `ok NAME` or `FAIL NAME: REASON` per check, then
 `N passed, N failed`; exits 1 when a check failed. Installs nothing: .ci/run and `make deps` do.
 """
 
 import configparser
+import json
 import os
 import re
 import shlex
+import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
+import urllib.error
+import urllib.request
 
 import kubernetes_validate
 import yaml
@@ -83,6 +91,67 @@ def partgate_check(binary, path):
     result = run([binary, "check", "--config", path])
     require(result.returncode == 0, f"partgate check exited {result.returncode}: {result.stderr.strip()}")
     require(result.stdout.startswith(f"{path}: ok"), f"partgate check printed {result.stdout!r}")
+
+
+
+class Serving:
+    """`partgate serve` on `config` with every listener and the admin listener moved to 127.0.0.1:0 (so that
+    checks never collide on fixed ports), in `folder` (relative paths resolve there). Stops it with SIGTERM on
+    exit and records the exit status; SIGKILL if it has not exited 15 s later."""
+
+    def __init__(self, binary, config, folder):
+        config = dict(config)
+        config["listeners"] = [dict(listener, address="127.0.0.1:0") for listener in config["listeners"]]
+        if config.get("admin"):
+            config["admin"] = dict(config["admin"], address="127.0.0.1:0")
+        self.path = os.path.join(folder, "serve-check.yaml")
+        with open(self.path, "w", encoding="utf-8") as file:
+            yaml.safe_dump(config, file)
+        self.binary = binary
+        self.exit_status = None
+
+    def __enter__(self):
+        self.process = subprocess.Popen([self.binary, "serve", "--config", self.path], stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        self.admin_port = None
+        deadline = time.monotonic() + 15
+        buffered = b""
+        while self.admin_port is None and time.monotonic() < deadline:
+            ready, _, _ = select.select([self.process.stdout], [], [], 0.2)
+            if not ready:
+                if self.process.poll() is not None:
+                    break
+                continue
+            chunk = os.read(self.process.stdout.fileno(), 65536)
+            if not chunk:
+                break
+            buffered += chunk
+            for line in buffered.split(b"\n"):
+                if b'"admin":"true"' in line and b'"listening"' in line:
+                    self.admin_port = port(json.loads(line)["address"])
+        if self.admin_port is None:
+            self.__exit__(None, None, None)
+            raise CheckFailed(f"partgate serve logged no admin listener: {buffered.decode(errors='replace')[-500:]}")
+        return self
+
+    def get(self, path):
+        """The status of GET http://127.0.0.1:ADMIN/path."""
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.admin_port}{path}", timeout=5) as response:
+                return response.status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    def __exit__(self, *_):
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.exit_status = self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process.stdout.close()
+        self.process.stderr.close()
+        return False
 
 
 # systemd
@@ -244,6 +313,27 @@ def check_dockerfile_ports(binary):
     return f"listeners {sorted(listener_ports)}, admin {admin_port}"
 
 
+def check_container_healthcheck_runs(binary):
+    """The image's HEALTHCHECK command, run against `partgate serve` on the default configuration, passes."""
+    with open(CONTAINER_CONFIG, encoding="utf-8") as file:
+        config = yaml.safe_load(file)
+    admin_port = port(config["admin"]["address"])
+    _, groups = stages(dockerfile())
+    healthcheck = [i["value"] for i in groups[-1] if i["instruction"] == "HEALTHCHECK"][0]
+    command = json.loads(healthcheck.split("CMD", 1)[1].strip())
+    require(shutil.which(command[0]), f"{command[0]} is not installed here")
+    folder = tempfile.mkdtemp(prefix="partgate-container-")
+    try:
+        with Serving(binary, config, folder) as serving:
+            moved = [word.replace(f"127.0.0.1:{admin_port}/", f"127.0.0.1:{serving.admin_port}/") for word in command]
+            result = run(moved)
+            require(result.returncode == 0, f"HEALTHCHECK {moved} exited {result.returncode}: {result.stderr.strip()}")
+        require(serving.exit_status == 0, f"partgate serve exited {serving.exit_status} after SIGTERM")
+    finally:
+        shutil.rmtree(folder)
+    return "curl /healthz: 0; SIGTERM: exit 0"
+
+
 def check_dockerignore(_):
     with open(os.path.join(ROOT, ".dockerignore"), encoding="utf-8") as file:
         patterns = [line.strip() for line in file if line.strip() and not line.startswith("#")]
@@ -377,9 +467,18 @@ def check_kubernetes_config(binary):
         partgate_check(binary, path)
         config = kubernetes_config(documents)
         require(any("tls" in listener for listener in config["listeners"]), "no TLS listener uses the Secret")
+        # The probes, against partgate serve on this configuration: liveness must pass; readiness must answer
+        # (200, or 503 here: the upstream's cluster DNS name does not resolve outside the cluster).
+        container = pod["containers"][0]
+        with Serving(binary, config, folder) as serving:
+            live = serving.get(container["livenessProbe"]["httpGet"]["path"])
+            ready = serving.get(container["readinessProbe"]["httpGet"]["path"])
+        require(live == 200, f"livenessProbe answered {live}")
+        require(ready in (200, 503), f"readinessProbe answered {ready}")
+        require(serving.exit_status == 0, f"partgate serve exited {serving.exit_status} after SIGTERM")
     finally:
         shutil.rmtree(folder)
-    return f"Secret {', '.join(secrets)}"
+    return f"Secret {', '.join(secrets)}; liveness {live}, readiness {ready}"
 
 
 def write(folder, relative, text):
@@ -409,6 +508,7 @@ CHECKS = [
     check_dockerfile_stages,
     check_dockerfile_runtime,
     check_dockerfile_ports,
+    check_container_healthcheck_runs,
     check_dockerignore,
     check_kubernetes_schemas,
     check_kubernetes_deployment,
