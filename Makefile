@@ -5,7 +5,9 @@ SWIFT        ?= swift
 SCRATCH      ?= .build
 RELEASE_FLAGS = -c release -Xswiftc -cross-module-optimization
 FUZZ_SECONDS ?= 60
-APT_PACKAGES  = libevent-dev libssl-dev pkg-config openssl curl
+APT_PACKAGES  = libevent-dev libssl-dev pkg-config openssl curl systemd python3-pip
+# Python packages scripts/check-deploy.sh uses (Dockerfile parser, Kubernetes schemas bundled for offline use).
+PIP_PACKAGES  = dockerfile-parse==2.0.1 kubernetes-validate==1.37.0
 PROOF_APT_PACKAGES = nodejs node-formidable chromium chromium-driver python3-venv curl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -21,6 +23,8 @@ deps:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+	@python3 -c 'import dockerfile_parse, kubernetes_validate' 2>/dev/null || \
+	  env PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install -q $$([ "$$(id -u)" = 0 ] || echo --user) $(PIP_PACKAGES)
 	@command -v $(SWIFT) >/dev/null || { echo "error: swift is not on PATH (Swift 6 toolchain required)"; exit 1; }
 
 ## proof-deps: what `make proof` needs besides the build (three backends' runtimes, Chromium), only those missing.
@@ -43,10 +47,11 @@ build-debug: deps
 run: build
 	.build/release/partgate demo
 
-## test: every test suite, then the fuzz corpora replayed through the fuzz targets.
+## test: every test suite, the deploy/ checks, then the fuzz corpora replayed through the fuzz targets.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/check-deploy.sh
 	@if [ -x scripts/fuzz-replay.sh ]; then scripts/fuzz-replay.sh; fi
 
 ## proof: the real-world suite (docs/proof.md): corpora and generated requests through partgate to Werkzeug,
