@@ -29,7 +29,7 @@ enum ChunkedTarget {
         let whole = DecodedBody.decode(input, limits: limits, cuts: [])
         let bytewise = DecodedBody.decode(input, limits: limits, cuts: Array(0..<input.count))
         invariant(whole == bytewise, "byte-at-a-time decoding differs:\n whole \(whole)\n bytes \(bytewise)")
-        let cuts = chosenCuts(input)
+        let cuts = cutPoints(in: input)
         let split = DecodedBody.decode(input, limits: limits, cuts: cuts)
         invariant(whole == split, "decoding cut at \(cuts) differs:\n whole \(whole)\n split \(split)")
         invariant(whole.data.count <= input.count, "more data than input")
@@ -46,17 +46,6 @@ enum ChunkedTarget {
             invariant(whole.finish?.code == .truncatedBody,
                       "finish() on an unfinished body reports \(whole.finish.debugDescription)")
         }
-    }
-
-    static func chosenCuts(_ input: UnsafeRawBufferPointer) -> [Int] {
-        guard input.count > 2 else { return [] }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in input {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        let first = Int(hash % UInt64(input.count))
-        let second = Int((hash >> 32) % UInt64(input.count))
-        return [min(first, second), max(first, second)]
     }
 
     /// A chunk size between 1 and 64 from the input's first byte.

@@ -30,7 +30,7 @@ enum RequestHeadTarget {
         let whole = HeadSequence.read(input, limits: limits, cuts: [])
         let bytewise = HeadSequence.read(input, limits: limits, cuts: Array(0..<input.count))
         invariant(whole == bytewise, "byte-at-a-time reading differs:\n whole \(whole)\n bytes \(bytewise)")
-        let cuts = chosenCuts(input)
+        let cuts = cutPoints(in: input)
         let split = HeadSequence.read(input, limits: limits, cuts: cuts)
         invariant(whole == split, "reading cut at \(cuts) differs:\n whole \(whole)\n split \(split)")
 
@@ -46,18 +46,6 @@ enum RequestHeadTarget {
             invariant(offset >= 0 && offset <= input.count - previousEnd,
                       "error \(error) offset outside the \(input.count - previousEnd) bytes of the head")
         }
-    }
-
-    /// Two cut points derived from the input, so the fuzzer can steer them.
-    static func chosenCuts(_ input: UnsafeRawBufferPointer) -> [Int] {
-        guard input.count > 2 else { return [] }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in input {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        let first = Int(hash % UInt64(input.count))
-        let second = Int((hash >> 32) % UInt64(input.count))
-        return [min(first, second), max(first, second)]
     }
 
     static func roundTrip(_ head: RequestHead, limits: HeadLimits) {
