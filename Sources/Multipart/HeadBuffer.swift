@@ -23,6 +23,14 @@ struct HeadBuffer: Sendable {
     /// Body offset where the current (possibly partial) line starts.
     var lineStart: Int64 = 0
 
+    /// The most either array grows to by doubling (``MultipartLimits/partHeaderBytes``): the parser refuses a
+    /// section past the limit before it copies, so a copy never needs more, and doubling stops there.
+    let capacityLimit: Int
+
+    init(capacityLimit: Int = .max) {
+        self.capacityLimit = capacityLimit
+    }
+
     var isEmpty: Bool { totalBytes == 0 }
     var hasPartialLine: Bool { partialCount > 0 }
     var hasFields: Bool { fieldCount > 0 }
@@ -42,9 +50,9 @@ struct HeadBuffer: Sendable {
 
     mutating func append(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         let nameStart = byteCount
-        Self.copy(name, into: &bytes, at: &byteCount)
+        copy(name, into: &bytes, at: &byteCount)
         let valueStart = byteCount
-        Self.copy(value, into: &bytes, at: &byteCount)
+        copy(value, into: &bytes, at: &byteCount)
         let field = Field(name: nameStart..<valueStart, value: valueStart..<byteCount)
         if fieldCount < fields.count {
             fields[fieldCount] = field
@@ -61,15 +69,15 @@ struct HeadBuffer: Sendable {
         let last = fields[fieldCount - 1].value
         if !last.isEmpty {
             let space: UInt8 = 0x20
-            withUnsafeBytes(of: space) { Self.copy($0, into: &bytes, at: &byteCount) }
+            withUnsafeBytes(of: space) { copy($0, into: &bytes, at: &byteCount) }
         }
-        Self.copy(value, into: &bytes, at: &byteCount)
+        copy(value, into: &bytes, at: &byteCount)
         fields[fieldCount - 1].value = last.lowerBound..<byteCount
     }
 
     /// Appends bytes of a line that continues in the next span.
     mutating func appendPartial(_ piece: UnsafeRawBufferPointer) {
-        Self.copy(piece, into: &partial, at: &partialCount)
+        copy(piece, into: &partial, at: &partialCount)
     }
 
     /// Hands out the completed partial line (valid bytes: `0..<count`) and forgets it.
@@ -79,10 +87,11 @@ struct HeadBuffer: Sendable {
     }
 
     @inline(__always)
-    private static func copy(_ source: UnsafeRawBufferPointer, into array: inout [UInt8], at count: inout Int) {
+    private func copy(_ source: UnsafeRawBufferPointer, into array: inout [UInt8], at count: inout Int) {
         let needed = count + source.count
         if needed > array.count {
-            array.append(contentsOf: repeatElement(0, count: max(needed, array.count * 2, 64) - array.count))
+            let grown = min(max(needed, array.count * 2, 64), max(needed, capacityLimit))
+            array.append(contentsOf: repeatElement(0, count: grown - array.count))
         }
         guard source.count > 0 else { return }
         array.withUnsafeMutableBytes { destination in

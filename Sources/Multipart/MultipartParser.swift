@@ -69,7 +69,7 @@ public struct MultipartParser: Sendable {
 
     /// The current part's header lines: a line straddling spans, and (only when folding is normalized)
     /// raw fields kept until the blank line.
-    var head = HeadBuffer()
+    var head: HeadBuffer
     /// What the current part's header lines said so far.
     var pending = PendingPart()
     /// A header field refused while its successor line is not read yet (see `headerLine`).
@@ -85,6 +85,7 @@ public struct MultipartParser: Sendable {
     public init(boundary: Boundary, limits: MultipartLimits = MultipartLimits(), strictness: Strictness = Strictness()) {
         patterns = DelimiterPatterns(boundary)
         self.limits = limits
+        self.head = HeadBuffer(capacityLimit: limits.partHeaderBytes)
         self.actions = ParserActions(strictness)
         foldingNormalized = strictness.action(for: .headerFolding) == .normalize
     }
