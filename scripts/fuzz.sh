@@ -11,8 +11,10 @@
 # New inputs go to a scratch corpus, .build-fuzz/work/<TARGET>/corpus, which persists between runs; the
 # committed Fuzz/corpus/<TARGET> is only read (libFuzzer writes to the first corpus directory only).
 # Each run writes its log and any crash/timeout/oom reproducers to fuzz-artifacts/<TARGET>/<timestamp>/.
-# FUZZ_SEED=N fixes libFuzzer's random seed (CI sets it, so a finding there replays the same way here);
-# unset or 0, each run draws a fresh seed.
+# FUZZ_SEED=N fixes libFuzzer's random seed and FUZZ_RUNS=N stops each target after N inputs (SECONDS then
+# only caps the time): CI sets both, so its run is the same inputs on any machine and a finding there
+# replays the same way here (from a fresh clone: the scratch corpus below starts empty). Unset, each run
+# draws a fresh seed and runs for SECONDS.
 # Prints one summary line per target; exits 1 if any target found a crash, a timeout or an out-of-memory
 # input, 2 on usage or build errors.
 set -uo pipefail
@@ -28,7 +30,7 @@ for arg in "$@"; do
     case "$arg" in
         --merge) merge=1 ;;
         --release) configuration=release ;;
-        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *[!0-9]*|'')
             if [[ " ${ALL_TARGETS[*]} " == *" $arg "* ]]; then targets+=("$arg")
             else echo "fuzz.sh: unknown target or option '$arg' (targets: ${ALL_TARGETS[*]})" >&2; exit 2; fi ;;
@@ -71,7 +73,7 @@ for target in "${targets[@]}"; do
     mkdir -p "$work" "$run_dir"
     echo "== fuzzing $target for ${seconds}s (log: $run_dir/fuzz.log)"
     SWIFT_BACKTRACE=enable=no "$bin_dir/$target" "$work" "Fuzz/corpus/$target" \
-        -seed="${FUZZ_SEED:-0}" -max_total_time="$seconds" -max_len="$(max_len "$target")" -timeout=10 -rss_limit_mb=2048 \
+        -seed="${FUZZ_SEED:-0}" -runs="${FUZZ_RUNS:--1}" -max_total_time="$seconds" -max_len="$(max_len "$target")" -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="$run_dir/" -print_final_stats=1 >"$run_dir/fuzz.log" 2>&1
     status=$?
 
