@@ -73,6 +73,9 @@ enum ProxyRunner {
             log.write(.info, "listening", [("address", .string(address.description)),
                                            ("tls", .string(listener.tls == nil ? "false" : "true"))])
         }
+        // Before the admin listener is announced: whoever reads its address from the log and asks /readyz
+        // must find the proxy's listeners counted as bound (they are, above).
+        readiness.listenersAreBound()
         var admin: AdminServer?
         if let adminConfiguration = configuration.admin {
             let adminServer = AdminServer(handlers: AdminHandlers(
@@ -93,7 +96,6 @@ enum ProxyRunner {
             admin = adminServer
         }
         defer { admin?.stop() }
-        readiness.listenersAreBound()
         banner(addresses)
         StartupPages.release()
         let reloader = configPath.map {
