@@ -15,8 +15,10 @@
 # Prints the figures and exits non-zero when: any error or non-200 status under load; RSS or descriptors in
 # the last 10 s above the first 10 s by more than the tolerance (RSS +25% + 16 MiB, descriptors +10% + 16);
 # a slow client that completed its head or got anything but 408/close; no 408 at all; normal clients' errors
-# or the median over SLOW_ROUNDS (3) rounds of p99 / unloaded p99 above LATENCY_FACTOR (2). Loopback only; every server is
-# started and stopped by PID; every phase ends at its deadline.
+# or the p99 of the loaded requests of SLOW_ROUNDS (3) rounds above LATENCY_FACTOR (2) times the p99 of their
+# unloaded requests (rounds alternate unloaded and loaded runs, so both see the same machine). Loopback only; every server is
+# started and stopped by PID; every phase ends at its deadline. Exit status 3: the latency ratio was the only
+# failure; 1: anything else.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -187,8 +189,8 @@ CLIENT="$PY $ROOT/scripts/load/loadclient.py"
 echo "load: $LOAD_CONNECTIONS connections, ${LOAD_SECONDS}s of mixed uploads..."
 $CLIENT load --port "$PORT" --pid "$PARTGATE_PID" --connections "$LOAD_CONNECTIONS" --duration "$LOAD_SECONDS" \
     > "$WORK/load.json"
-# SLOW_ROUNDS rounds of (unloaded latency, then slow clients with the same latency run): the p99 check uses
-# the median of the rounds' ratios (a shared 2-core machine moves a few-millisecond p99 as much as partgate
+# SLOW_ROUNDS rounds of (unloaded latency, then slow clients with the same latency run): the p99 check pools
+# the rounds (p99 of every loaded request against p99 of every unloaded one) (a shared 2-core machine moves a few-millisecond p99 as much as partgate
 # does); every other check applies to every round.
 for round in $(seq 1 "$SLOW_ROUNDS"); do
     echo "slowloris round $round/$SLOW_ROUNDS: unloaded latency, ${SLOW_SECONDS}s on $NORMAL_CONNECTIONS connections..."
@@ -260,18 +262,26 @@ for number, (unloaded, loaded, slow) in enumerate(slow_rounds, 1):
     if unloaded["p99_ms"] and loaded["p99_ms"]:
         ratios.append(loaded["p99_ms"] / unloaded["p99_ms"])
         print(f"  p99 loaded / unloaded: {ratios[-1]:.2f}")
-if len(ratios) != rounds:
+def p99(values):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] if ordered else None
+pooled_unloaded = p99([x for unloaded, _, _ in slow_rounds for x in unloaded.get("latencies_ms", [])])
+pooled_loaded = p99([x for _, loaded, _ in slow_rounds for x in loaded.get("latencies_ms", [])])
+if len(ratios) != rounds or not pooled_unloaded or not pooled_loaded:
     failures.append("slowloris: a round measured no p99")
 else:
-    ratio = statistics.median(ratios)
-    print(f"slowloris p99 loaded / unloaded, median of {rounds} rounds: {ratio:.2f} (limit {factor})")
+    ratio = pooled_loaded / pooled_unloaded
+    print(f"slowloris p99 over all {rounds} rounds: unloaded {pooled_unloaded:.2f} ms, loaded {pooled_loaded:.2f} ms, "
+          f"ratio {ratio:.2f} (limit {factor}); median of the rounds' ratios {statistics.median(ratios):.2f}")
     if ratio > factor:
-        failures.append(f"slowloris: median p99 ratio {ratio:.2f} over the limit {factor}")
+        failures.append(f"slowloris: pooled p99 ratio {ratio:.2f} over the limit {factor}")
 print(f"partgate exit status after SIGTERM: {exit_status}")
 if exit_status != 0:
     failures.append(f"partgate exited {exit_status}")
 for failure in failures:
     print("FAIL " + failure)
 print("load: " + ("FAILED" if failures else "ok"))
-sys.exit(1 if failures else 0)
+# Exit 3 when the slowloris latency ratio is the only failure (a figure a noisy machine can move), 1 otherwise.
+only_latency = failures and all(f.startswith("slowloris: pooled p99 ratio") for f in failures)
+sys.exit(3 if only_latency else 1 if failures else 0)
 PY
