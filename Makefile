@@ -60,12 +60,8 @@ proof: proof-deps
 	scripts/proof.sh
 
 ## test-asan: the engine fault suites under AddressSanitizer + LeakSanitizer (own scratch path .build-asan).
-ASAN_SUITES ?= ProxyUpstreamFault|ProxyClientFault|ProxySpoolCleanup|ProxyHalfClose
 test-asan: deps
-	@log=$$(mktemp); status=0; LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp SWIFT_BACKTRACE=enable=no \
-	  $(SWIFT) test --sanitize=address --scratch-path .build-asan --filter '$(ASAN_SUITES)' \
-	  >$$log 2>&1 || status=$$?; \
-	  grep -v 'ld.gold: warning: Cannot export local symbol' $$log; rm -f $$log; exit $$status
+	scripts/test-asan.sh
 
 ## load: 256 connections of mixed uploads for 60 s, then 1,000 slowloris clients, through the release binary.
 load: deps
