@@ -43,4 +43,38 @@ struct ServeDrainTests {
         #expect(serve.waitForLog("stopped", timeout: 5) != nil)
         #expect(fixture.recorder.records.map(\.target) == ["/idle", "/slow"])
     }
+
+    /// Kubernetes stops routing to a pod whose readiness probe fails: `/readyz` turns 503 the moment draining
+    /// starts and stays so while the upload in flight finishes; `/healthz` stays 200 (the process is alive).
+    @Test func readinessIs503WhileDrainingAndHealthStays200() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let yaml = ServeFixture.config(upstream: fixture.echoUpstream(), workers: 1)
+            .replacingOccurrences(of: "upstreams:", with: "admin: { address: 127.0.0.1:0 }\nupstreams:")
+        let (serve, ports) = try fixture.serve(yaml, listeners: 2)
+        defer { serve.kill() }
+        let admin = AdminClient(port: ports[1])
+        #expect(try admin.request("/readyz")?.status == 200)
+
+        let body = Array("--b\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\nvalue\r\n--b--\r\n".utf8)
+        let busy = try TestHTTPClient(port: ports[0], timeout: 10)
+        busy.send("POST /during-drain HTTP/1.1\r\nHost: a\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+                  + "Content-Length: \(body.count)\r\nExpect: 100-continue\r\n\r\n")
+        #expect(busy.readInterimResponse() == 100)
+        busy.send(Array(body.prefix(10)))
+
+        serve.send(SIGTERM)
+        #expect(serve.waitForLog("draining") != nil)
+        let ready = try #require(try admin.request("/readyz"))
+        #expect(ready.status == 503)
+        #expect(ready.json?["ready"] as? Bool == false)
+        #expect(ready.json?["reason"] as? String == "draining")
+        #expect(try admin.request("/healthz")?.status == 200)
+        #expect(serve.waitForExit(timeout: 0) == nil, "still running while the upload is in flight")
+
+        busy.send(Array(body.suffix(from: 10)))
+        #expect(busy.readResponse()?.status == 200)
+        #expect(serve.waitForExit() == 0)
+        #expect(fixture.recorder.records.map(\.target) == ["/during-drain"])
+    }
 }
