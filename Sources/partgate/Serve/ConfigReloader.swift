@@ -15,6 +15,8 @@ final class ConfigReloader {
     /// The configuration file (as given to `serve --config`).
     let path: String
     private let server: ProxyServer
+    /// The admin listener, which the reload may add, move or remove.
+    private let admin: AdminEndpoint
     private let log: ServerLog
     /// The engine settings in effect.
     private var settings: EngineSettings
@@ -26,17 +28,20 @@ final class ConfigReloader {
     ///   - configuration: the configuration the server started with.
     ///   - settings: the engine settings it started with.
     ///   - server: the running server.
+    ///   - admin: the admin listener.
     ///   - log: where the outcome goes.
     /// Told of each configuration that took effect (readiness re-checks its upstreams).
     private let onReloaded: (ProxyConfiguration) -> Void
 
     init(
-        path: String, configuration: ProxyConfiguration, settings: EngineSettings, server: ProxyServer, log: ServerLog,
+        path: String, configuration: ProxyConfiguration, settings: EngineSettings, server: ProxyServer,
+        admin: AdminEndpoint, log: ServerLog,
         onReloaded: @escaping (ProxyConfiguration) -> Void = { _ in }
     ) {
         self.onReloaded = onReloaded
         self.path = path
         self.server = server
+        self.admin = admin
         self.log = log
         self.settings = settings
         self.sources = UpstreamSource.all(of: configuration)
@@ -66,13 +71,24 @@ final class ConfigReloader {
             else { continue }
             next.upstreams[name]?.tls = old.tls
         }
+        // The admin listener first: a new address that cannot be bound refuses the reload before any of it
+        // took effect.
+        let adminChange: AdminEndpoint.Change
+        do {
+            adminChange = try admin.prepare(configuration.admin)
+        } catch {
+            refuse("\(path): error: admin listener: \(error)")
+            return
+        }
         let summary: ReloadSummary
         do {
             summary = try server.reload(settings: next)
         } catch {
+            adminChange.cancel()
             refuse("\(path): error: \(error.description)")
             return
         }
+        let (adminAdded, adminRemoved) = adminChange.commit()
         settings = next
         sources = nextSources
         onReloaded(configuration)
@@ -82,6 +98,14 @@ final class ConfigReloader {
         }
         for address in summary.removed {
             log.write(.info, "stopped listening", [("address", .string(address.description))])
+        }
+        if let adminRemoved {
+            log.write(.info, "stopped listening", [("address", .string(adminRemoved.description)),
+                                                   ("admin", .string("true"))])
+        }
+        if let adminAdded {
+            log.write(.info, "listening", [("address", .string(adminAdded.description)), ("tls", .string("false")),
+                                           ("admin", .string("true"))])
         }
         log.write(.info, "configuration reloaded", [
             ("generation", .stringConvertible(summary.generation)), ("file", .string(path)),

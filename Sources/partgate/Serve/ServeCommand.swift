@@ -76,30 +76,26 @@ enum ProxyRunner {
         // Before the admin listener is announced: whoever reads its address from the log and asks /readyz
         // must find the proxy's listeners counted as bound (they are, above).
         readiness.listenersAreBound()
-        var admin: AdminServer?
-        if let adminConfiguration = configuration.admin {
-            let adminServer = AdminServer(handlers: AdminHandlers(
-                metrics: { PartgateMetrics.render() }, readiness: { readiness.readiness }))
-            do {
-                guard let address = SocketAddress(adminConfiguration.address.description) else {
-                    throw StartupError("\(adminConfiguration.address): not a numeric address")
-                }
-                let bound = try adminServer.start(address: address)
+        let admin = AdminEndpoint(handlers: AdminHandlers(
+            metrics: { PartgateMetrics.render() }, readiness: { readiness.readiness }))
+        do {
+            if let bound = try admin.start(configuration.admin) {
                 log.write(.info, "listening", [("address", .string(bound.description)), ("tls", .string("false")),
                                                ("admin", .string("true"))])
-            } catch {
-                StandardStream.err.write("partgate: admin listener: \(error)\n")
-                server.stop()
-                server.wait()
-                throw ExitCode(1)
             }
-            admin = adminServer
+        } catch {
+            StandardStream.err.write("partgate: admin listener: \(error)\n")
+            server.stop()
+            server.wait()
+            throw ExitCode(1)
         }
-        defer { admin?.stop() }
+        defer { admin.stop() }
         banner(addresses)
         StartupPages.release()
         let reloader = configPath.map {
-            ConfigReloader(path: $0, configuration: configuration, settings: settings, server: server, log: log) {
+            ConfigReloader(
+                path: $0, configuration: configuration, settings: settings, server: server, admin: admin, log: log
+            ) {
                 reloaded in
                 readiness.reloaded(upstreams: ReadinessMonitor.upstreams(of: reloaded))
             }

@@ -6,13 +6,14 @@ import Testing
 enum ReloadFixture {
     /// A configuration with the given listener addresses, the fixture's TLS echo as upstream `echo`, and
     /// one route `all`; with `stripSecret`, a rule `drop-secret` strips the field `secret`; `upstreamExtra`
-    /// adds keys to the upstream.
+    /// adds keys to the upstream; `admin` is the admin listener's address (none if nil).
     static func config(
         _ fixture: ServeFixture, listeners: [String] = ["127.0.0.1:0"], stripSecret: Bool, workers: Int = 2,
-        upstreamExtra: [String] = []
+        upstreamExtra: [String] = [], admin: String? = nil
     ) -> String {
         var lines = ["version: 1", "workers: \(workers)", "listeners:"]
         lines += listeners.map { "  - address: \($0)" }
+        if let admin { lines += ["admin: { address: \"\(admin)\" }"] }
         lines += ["upstreams:", "  echo:"] + fixture.echoUpstream(extra: upstreamExtra).map { "    " + $0 }
         lines += ["limits:", "  drain_timeout: 20s"]
         lines += ["routes:", "  - name: all", "    upstream: echo"]
