@@ -59,9 +59,9 @@ struct ProxySpoolCleanupTests {
     }
 
     @Test func afterTheUpstreamRefusedTheConnection() throws {
-        let closed = try RawServer { _ in }
-        let port = closed.port
-        closed.stop()
+        let refusing = RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let port = refusing.port
         let directory = try SpoolDirectory()
         let (proxy, proxyPort) = try SpoolRequests.proxy(
             route: SpoolRequests.route(.spool, spoolMemory: Self.memory, upstream: "up"), upstreamPort: port,

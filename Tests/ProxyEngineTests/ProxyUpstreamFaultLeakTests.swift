@@ -31,9 +31,9 @@ struct ProxyUpstreamFaultLeakTests {
 
     @Test(arguments: FaultVariant.all)
     func refusedConnectionIs502(_ variant: FaultVariant) throws {
-        let closed = try FaultUpstream(tls: variant.tls) { _ in }
-        let upstreamPort = closed.port
-        closed.stop()  // nothing listens there any more
+        let refusing = RefusingPort()  // bound, never listening: connections are refused
+        defer { withExtendedLifetime(refusing) {} }
+        let upstreamPort = refusing.port
         let proxy = try FaultProxy(upstreamPort: upstreamPort, variant: variant)
         defer { proxy.shutdown() }
         let (client, response) = try Self.upload(to: proxy)

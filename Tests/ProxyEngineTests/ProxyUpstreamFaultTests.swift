@@ -31,9 +31,9 @@ struct ProxyUpstreamFaultTests {
         boundary: "b")
 
     @Test func refusedIs502WithTheReasonOnlyInTheLog() throws {
-        let closed = try RawServer { _ in }
-        let port = closed.port
-        closed.stop()
+        let refusing = RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let port = refusing.port
         let log = Log()
         let (proxy, proxyPort) = try Self.proxy(to: port, log: log)
         defer { proxy.stop(); proxy.wait() }

@@ -85,9 +85,9 @@ struct ServeMetricsTests {
     @Test func metricsCountExactlyWhatAKnownSequenceOfRequestsDid() throws {
         let fixture = try ServeFixture()
         defer { fixture.remove() }
-        let closed = try RawServer { _ in }
-        let deadPort = closed.port
-        closed.stop()  // nothing listens there any more
+        let refusing = RefusingPort()  // bound, never listening: connections are refused
+        defer { withExtendedLifetime(refusing) {} }
+        let deadPort = refusing.port
         let (serve, ports) = try fixture.serve(Self.config(fixture, deadPort: deadPort), listeners: 2)
         defer { serve.kill() }
         let proxy = ports[0]

@@ -61,9 +61,9 @@ struct ServeUpstreamFailureTests {
     @Test func refusedConnectionIs502() throws {
         let fixture = try ServeFixture()
         defer { fixture.remove() }
-        let closed = try RawServer { _ in }
-        let port = closed.port
-        closed.stop()  // nothing listens there any more
+        let refusing = RefusingPort()  // bound, never listening: connections are refused
+        defer { withExtendedLifetime(refusing) {} }
+        let port = refusing.port
         let (curl, warning) = try Self.failingUpload(fixture, upstream: ["url: http://127.0.0.1:\(port)"])
         let reply = Self.problem(curl)
         #expect(reply.status == 502)
