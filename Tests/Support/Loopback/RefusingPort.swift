@@ -12,21 +12,9 @@ public final class RefusingPort: @unchecked Sendable {
     public init() {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         precondition(fd >= 0, "socket: errno \(errno)")
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        precondition(bound == 0, "bind: errno \(errno)")
-        var name = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &name) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
+        guard let bound = LoopbackBind.anyPort(fd) else { preconditionFailure("bind: errno \(errno)") }
         descriptor = fd
-        port = UInt16(bigEndian: name.sin_port)
+        port = bound
     }
 
     deinit {
