@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <malloc.h>
 #include <fcntl.h>
+#include <sys/ioctl.h>
 
 #include <openssl/ssl.h>
 #include <openssl/err.h>
@@ -67,5 +68,11 @@ static inline int cshim_mkostemp_cloexec(char *template_) { return mkostemp(temp
 /* glibc malloc tuning (malloc.h is not in Swift's Glibc module). */
 static inline int cshim_set_malloc_thresholds(int mmap_threshold, int trim_threshold) {
     return mallopt(M_MMAP_THRESHOLD, mmap_threshold) && mallopt(M_TRIM_THRESHOLD, trim_threshold);
+}
+
+/* Bytes waiting in a socket's receive queue (FIONREAD), or -1; ioctl is variadic, which Swift cannot call. */
+static inline int cshim_readable_bytes(int fd) {
+    int count = 0;
+    return ioctl(fd, FIONREAD, &count) == 0 ? count : -1;
 }
 #endif

@@ -36,7 +36,8 @@ public struct HTTPField: Hashable, Sendable, CustomStringConvertible {
     /// Whether `name` is a non-empty token (RFC 9110 §5.1).
     /// - Parameter name: A candidate field name.
     public static func isValidName(_ name: String) -> Bool {
-        !name.utf8.isEmpty && name.utf8.allSatisfy(ByteClass.isTChar)
+        name.utf8.withContiguousStorageIfAvailable { !$0.isEmpty && $0.allSatisfy(ByteClass.isTChar) }
+            ?? (!name.utf8.isEmpty && name.utf8.allSatisfy(ByteClass.isTChar))
     }
 
     /// Whether `value` may be sent as a field value: VCHAR, obs-text, SP and HTAB only, with no

@@ -120,8 +120,14 @@ public struct HTTPFields: Sendable {
     ///   - buffer: The buffer to append to.
     ///   - removing: Lowercased names to leave out.
     public func write(into buffer: inout [UInt8], removing: Set<String> = []) {
+        // Bit n set: some name in `removing` is n bytes long (63: 63 or more); most fields skip the set.
+        var lengths: UInt64 = 0
+        for name in removing { lengths |= 1 << UInt64(Swift.min(63, name.utf8.count)) }
         for index in entries.indices {
-            if !removing.isEmpty, removing.contains(where: { nameMatches(entries[index], $0) }) {
+            let length = entries[index].nameEnd - entries[index].nameStart
+            if lengths & (1 << UInt64(Swift.min(63, length))) != 0,
+                removing.contains(where: { nameMatches(entries[index], $0) })
+            {
                 continue
             }
             let entry = entries[index]

@@ -59,14 +59,14 @@ public enum SafeName {
         }
         trimDotsAndSpaces(&cleaned)
         if isWindowsDeviceName(cleaned) { cleaned.insert("_", at: 0) }
-        var name = String(String.UnicodeScalarView(cleaned))
+        var name = string(cleaned)
         if name.utf8.count > maxBytes {
             name = capped(name, maxBytes: max(16, maxBytes))
             // A cut may leave a bare device name ("CONxxx…" → "CON.png"): overwrite, so the length holds.
             var capped = Array(name.unicodeScalars)
             if isWindowsDeviceName(capped) {
                 capped[0] = "_"
-                name = String(String.UnicodeScalarView(capped))
+                name = string(capped)
             }
         }
         return name.isEmpty ? fallbackName : name
@@ -150,7 +150,7 @@ public enum SafeName {
             return true
         case "=":
             guard index >= 4 else { return false }
-            return String(String.UnicodeScalarView(scalars[(index - 4)..<index])).lowercased() == "name"
+            return string(scalars[(index - 4)..<index]).lowercased() == "name"
         default:
             return false
         }
@@ -160,6 +160,25 @@ public enum SafeName {
         while let last = scalars.last, last == "." || last == " " { scalars.removeLast() }
         let leading = scalars.prefix { $0 == "." || $0 == " " }.count
         scalars.removeFirst(leading)
+    }
+
+    /// The first three letters of every device name, as `c0 << 16 | c1 << 8 | c2`.
+    private static let devicePrefixes: [UInt32] = ["CON", "PRN", "AUX", "NUL", "COM", "LPT"].map { name in
+        name.unicodeScalars.reduce(0) { $0 << 8 | $1.value }
+    }
+
+    /// A String from scalars, through UTF-8 (appending to a `String.UnicodeScalarView` costs several times more).
+    private static func string(_ scalars: some Collection<Unicode.Scalar>) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(scalars.count)
+        for scalar in scalars {
+            if scalar.isASCII {
+                bytes.append(UInt8(truncatingIfNeeded: scalar.value))
+            } else {
+                UTF8.encode(scalar) { bytes.append($0) }
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static let deviceNames: Set<String> = {
@@ -172,9 +191,16 @@ public enum SafeName {
     }()
 
     private static func isWindowsDeviceName(_ scalars: [Unicode.Scalar]) -> Bool {
+        // Every device name starts with CON, PRN, AUX, NUL, COM or LPT: three ASCII letters decide most names at
+        // once (upper-casing maps ASCII to ASCII one to one).
+        if scalars.count >= 3, scalars[0].isASCII, scalars[1].isASCII, scalars[2].isASCII {
+            func upper(_ scalar: Unicode.Scalar) -> UInt32 { (0x61...0x7A).contains(scalar.value) ? scalar.value - 0x20 : scalar.value }
+            let prefix = upper(scalars[0]) << 16 | upper(scalars[1]) << 8 | upper(scalars[2])
+            guard devicePrefixes.contains(prefix) else { return false }
+        }
         let stem = scalars.prefix { $0 != "." }
         guard stem.count <= 7 else { return false }
-        var text = String(String.UnicodeScalarView(stem)).uppercased()
+        var text = string(stem).uppercased()
         while text.last == " " { text.removeLast() }
         return deviceNames.contains(text)
     }
@@ -202,6 +228,6 @@ public enum SafeName {
         var kept = Array(stem[..<end].unicodeScalars)
         while let last = kept.last, last == "." || last == " " { kept.removeLast() }
         guard !kept.isEmpty else { return String(ext.dropFirst()) }
-        return String(String.UnicodeScalarView(kept)) + ext
+        return string(kept) + ext
     }
 }

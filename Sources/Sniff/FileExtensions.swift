@@ -67,6 +67,8 @@ public enum FileExtensions {
     /// - Parameter filename: e.g. "C:\\Users\\me\\Photo.JPG".
     /// - Returns: e.g. ".jpg"; nil when there is none.
     public static func fileExtension(ofFilename filename: String) -> String? {
+        var utf8 = filename
+        if let ascii = utf8.withUTF8({ asciiFileExtension($0) }) { return ascii }
         var name = Substring(filename)
         if let separator = name.lastIndex(where: { $0 == "/" || $0 == "\\" }) {
             name = name[name.index(after: separator)...]
@@ -75,6 +77,26 @@ public enum FileExtensions {
         guard let dot = name.lastIndex(of: "."), name[..<dot].contains(where: { $0 != "." }) else { return nil }
         let suffix = name[name.index(after: dot)...]
         return suffix.isEmpty ? nil : "." + suffix.lowercased()
+    }
+
+    /// ``fileExtension(ofFilename:)`` over the bytes of an ASCII filename (where bytes and characters agree: the
+    /// only multi-byte ASCII character, CR LF, holds none of the separators); nil when it is not ASCII.
+    private static func asciiFileExtension(_ bytes: UnsafeBufferPointer<UInt8>) -> String?? {
+        guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+        var start = 0
+        if let separator = bytes.lastIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") }) {
+            start = separator + 1
+        }
+        var end = bytes.count
+        while end > start, bytes[end - 1] == UInt8(ascii: ".") || bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+        guard let dot = bytes[start..<end].lastIndex(of: UInt8(ascii: ".")),
+            bytes[start..<dot].contains(where: { $0 != UInt8(ascii: ".") }), dot + 1 < end
+        else { return .some(nil) }
+        var suffix = [UInt8(ascii: ".")]
+        for byte in bytes[(dot + 1)..<end] {
+            suffix.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
+        }
+        return .some(String(decoding: suffix, as: UTF8.self))
     }
 
     /// Every canonical MIME type in the table.

@@ -161,8 +161,10 @@ extension ClientConnection: UpstreamDelegate {
             adding.append(HTTPField(name: "Connection", value: "keep-alive"))
         }
         var bytes: [UInt8] = []
-        let removing = head.fields.contains(named: "connection")
-            ? head.hopByHopFieldNames : RequestHead.standardHopByHopFieldNames
+        // The Connection options the framing parsed already (nginx sends `keep-alive` on every response).
+        let options = framing.connectionOptions.subtracting(RequestFraming.protectedFieldNames)
+        let removing = options.isSubset(of: RequestHead.standardHopByHopFieldNames)
+            ? RequestHead.standardHopByHopFieldNames : RequestHead.standardHopByHopFieldNames.union(options)
         head.write(into: &bytes, version: .http1_1, removing: removing, adding: adding)
         EvBuffer.add(output, bytes)
         exchange.responseStarted = true

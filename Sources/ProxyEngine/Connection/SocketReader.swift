@@ -9,6 +9,10 @@ import Glibc
 /// reading a fast upload makes ~262,000 reads, wake-ups and processing passes per GiB. This reader reserves
 /// up to 256 KiB of contiguous space in the input buffer and reads into it directly; the bufferevent keeps
 /// doing the writing. It never buffers beyond the read watermark.
+///
+/// The space reserved is what the socket holds (`FIONREAD`), not the most a read may take: reserving 256 KiB
+/// for a 1-byte dribble makes libevent allocate a new 256 KiB chain and copy the head into it on every byte,
+/// which 1,000 slowloris clients turn into a thousand large allocations a second.
 final class SocketReader {
     private var event: OpaquePointer?
     private let descriptor: Int32
@@ -54,11 +58,13 @@ final class SocketReader {
     }
 
     private func readable() {
-        let room = min(maxRead, highWater - EvBuffer.length(input))
+        var room = min(maxRead, highWater - EvBuffer.length(input))
         guard room > 0 else {
             setReading(false)
             return
         }
+        let waiting = cshim_readable_bytes(descriptor)
+        if waiting >= 0 { room = min(room, max(Int(waiting), 1)) }  // 0: end of input or an error to read
         var vector = iovec()
         // libevent freezes the end of a bufferevent's input while the bufferevent itself does not read.
         _ = evbuffer_unfreeze(input, 0)

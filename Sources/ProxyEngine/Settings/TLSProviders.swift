@@ -5,7 +5,7 @@ public protocol ServerTLSProvider: Sendable {
 }
 
 /// Makes client-side `SSL` objects for upstream connections and explains failed handshakes.
-public protocol UpstreamTLSProvider: Sendable {
+public protocol UpstreamTLSProvider: AnyObject, Sendable {
     /// A new `SSL*` with SNI and the certificate name check for `serverName` (and a cached session).
     func makeClientSSL(serverName: String) -> OpaquePointer?
     /// Called once the handshake completed (to cache the session for reuse).

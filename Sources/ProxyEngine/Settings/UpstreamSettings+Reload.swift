@@ -10,7 +10,7 @@ extension UpstreamSettings {
         case (nil, nil):
             return true
         case (let mine?, let theirs?):
-            return (mine as AnyObject) === (theirs as AnyObject)
+            return mine === theirs
         default:
             return false
         }

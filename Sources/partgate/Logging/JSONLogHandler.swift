@@ -16,9 +16,14 @@ struct JSONLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        var merged = metadata
-        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
-        if let extra = event.metadata { merged.merge(extra) { _, new in new } }
+        var merged: Logger.Metadata
+        if metadata.isEmpty, metadataProvider == nil {
+            merged = event.metadata ?? [:]  // the usual case: no merge, no copy
+        } else {
+            merged = metadata
+            if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
+            if let extra = event.metadata { merged.merge(extra) { _, new in new } }
+        }
         StandardStream.out.write(Self.line(level: event.level, message: event.message.description, metadata: merged))
     }
 
@@ -31,7 +36,7 @@ struct JSONLogHandler: LogHandler {
         for key in metadata.keys.sorted() {
             add(key, metadata[key]!, to: &object)
         }
-        return object.finished + "\n"
+        return object.finished(appending: "\n")
     }
 
     static func add(_ key: String, _ value: Logger.Metadata.Value, to object: inout JSONObjectWriter) {
@@ -86,12 +91,24 @@ enum LogTimestamp {
         var seconds = now.tv_sec
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        func pad(_ value: Int32, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
+        return String(unsafeUninitializedCapacity: 24) { out in
+            var at = 0
+            func put(_ value: Int, _ width: Int) {
+                var rest = value
+                for index in stride(from: at + width - 1, through: at, by: -1) {
+                    out[index] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+                    rest /= 10
+                }
+                at += width
+            }
+            func put(_ byte: Character) {
+                out[at] = byte.asciiValue!
+                at += 1
+            }
+            put(Int(parts.tm_year) + 1900, 4); put("-"); put(Int(parts.tm_mon) + 1, 2); put("-")
+            put(Int(parts.tm_mday), 2); put("T"); put(Int(parts.tm_hour), 2); put(":"); put(Int(parts.tm_min), 2)
+            put(":"); put(Int(parts.tm_sec), 2); put("."); put(Int(now.tv_nsec / 1_000_000), 3); put("Z")
+            return at
         }
-        return pad(parts.tm_year + 1900, 4) + "-" + pad(parts.tm_mon + 1, 2) + "-" + pad(parts.tm_mday, 2) + "T"
-            + pad(parts.tm_hour, 2) + ":" + pad(parts.tm_min, 2) + ":" + pad(parts.tm_sec, 2) + "."
-            + pad(Int32(now.tv_nsec / 1_000_000), 3) + "Z"
     }
 }

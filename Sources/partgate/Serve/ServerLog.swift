@@ -40,8 +40,8 @@ struct ServerLog: Sendable {
         EngineEvents(
             onLog: { message in self.write(.warning, message) },
             onAccess: { method, target, status, route in
-                self.write(.info, "access", [("method", .string(method)), ("target", .string(target)),
-                                             ("status", .stringConvertible(status)), ("route", .string(route))])
+                self.logger.info("access", metadata: ["method": .string(method), "target": .string(target),
+                                                      "status": .stringConvertible(status), "route": .string(route)])
             },
             onProblem: { status, name, peer in
                 self.write(.info, "refused", [("status", .stringConvertible(status)), ("flag", .string(name)),
