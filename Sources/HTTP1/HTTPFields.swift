@@ -105,6 +105,20 @@ public struct HTTPFields: Sendable {
         guard utf8.count == entry.nameEnd - entry.nameStart else {
             return false
         }
+        // Names are native Strings (literals, lowercased options): compare their bytes without the UTF-8 view's
+        // per-byte index checks.
+        if let matches = utf8.withContiguousStorageIfAvailable({ bytes in
+            storage.withUnsafeBufferPointer { stored in
+                var index = entry.nameStart
+                for byte in bytes {
+                    if ByteClass.lowercased(stored[index]) != ByteClass.lowercased(byte) { return false }
+                    index += 1
+                }
+                return true
+            }
+        }) {
+            return matches
+        }
         var index = entry.nameStart
         for byte in utf8 {
             if ByteClass.lowercased(storage[index]) != ByteClass.lowercased(byte) {

@@ -54,6 +54,10 @@ import Sniff
 ///
 /// The stage holds the current part's head, its sniff window, a digest state and a walker, whatever the size
 /// of the body.
+///
+/// Callers in other modules reach the generic entry points, which look up the stage's type metadata on every
+/// access; the entry points are specialized for ``NoPartDigest`` (no audit digests, the usual route), which
+/// they jump to at once.
 public struct PolicyStage<Digest: PartDigest> {
     private var enforcer: PartPolicyMachine<Digest>
     /// Under report-only: the real policy, whose outputs are discarded.
@@ -67,6 +71,7 @@ public struct PolicyStage<Digest: PartDigest> {
     /// - Parameters:
     ///   - route: the route whose policy applies.
     ///   - uuid: makes `{uuid}` values (default: random version-4 UUIDs); tests inject a fixed sequence.
+    @_specialize(where Digest == NoPartDigest)
     public init(route: RouteConfiguration, uuid: @escaping @Sendable () -> String = RandomUUID.make) {
         if route.reportOnly {
             enforcer = PartPolicyMachine(settings: .baseline(of: route), uuid: uuid)
@@ -84,6 +89,7 @@ public struct PolicyStage<Digest: PartDigest> {
     public var rejection: PolicyRejection? { enforcer.rejection }
 
     /// The audit records of the parts completed (or refused) since the last call, in body order.
+    @_specialize(where Digest == NoPartDigest)
     public mutating func takeAuditRecords() -> [PartAuditRecord] {
         var taken: [PartAuditRecord] = []
         swap(&taken, &completed)
@@ -93,6 +99,7 @@ public struct PolicyStage<Digest: PartDigest> {
     /// A part's head was parsed.
     /// - Parameter head: the head as the parser emitted it.
     /// - Returns: whether to encode a head now.
+    @_specialize(where Digest == NoPartDigest)
     public mutating func partHead(_ head: PartHead) -> PolicyHeadAction {
         guard rejection == nil else { return .none }
         if shadow != nil { _ = shadow!.partHead(head) }
@@ -103,6 +110,7 @@ public struct PolicyStage<Digest: PartDigest> {
     /// Bytes of the current part.
     /// - Parameter bytes: the span the parser emitted; ranges in the action index it.
     /// - Returns: what to write of it (and of the held bytes).
+    @_specialize(where Digest == NoPartDigest)
     public mutating func partBody(_ bytes: UnsafeRawBufferPointer) -> PolicyBodyAction {
         guard rejection == nil else { return .none }
         if shadow != nil { _ = shadow!.partBody(bytes) }
@@ -112,6 +120,7 @@ public struct PolicyStage<Digest: PartDigest> {
 
     /// The current part ended.
     /// - Returns: whether to end the part (and whether a held part is written first).
+    @_specialize(where Digest == NoPartDigest)
     public mutating func partEnd() -> PolicyEndAction {
         guard rejection == nil else { return .none }
         if shadow != nil { _ = shadow!.partEnd() }
