@@ -33,6 +33,17 @@ public struct HTTPField: Hashable, Sendable, CustomStringConvertible {
     /// `Name: value`.
     public var description: String { "\(name): \(value)" }
 
+    /// Appends the field line in wire form: `Name: value` CRLF.
+    /// - Parameter buffer: The buffer to append to.
+    public func write(into buffer: inout [UInt8]) {
+        buffer.append(contentsOf: name.utf8)
+        buffer.append(ByteClass.colon)
+        buffer.append(ByteClass.sp)
+        buffer.append(contentsOf: valueBytes)
+        buffer.append(ByteClass.cr)
+        buffer.append(ByteClass.lf)
+    }
+
     /// Whether `name` is a non-empty token (RFC 9110 §5.1).
     /// - Parameter name: A candidate field name.
     public static func isValidName(_ name: String) -> Bool {

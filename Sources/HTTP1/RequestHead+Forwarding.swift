@@ -35,6 +35,8 @@ extension RequestHead {
             !targetString.utf8.isEmpty && targetString.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F },
             "request-target must be visible ASCII"
         )
+        buffer.reserveCapacity(buffer.count + method.utf8.count + targetString.utf8.count + 16
+            + fields.storage.count + 4 * fields.count + adding.reduce(0) { $0 + $1.name.utf8.count + $1.valueBytes.count + 4 })
         buffer.append(contentsOf: method.utf8)
         buffer.append(ByteClass.sp)
         buffer.append(contentsOf: targetString.utf8)
@@ -42,11 +44,9 @@ extension RequestHead {
         (version ?? self.version).write(into: &buffer)
         buffer.append(contentsOf: HTTP1.crlf)
         fields.write(into: &buffer, removing: removing)
-        var added = HTTPFields()
         for field in adding {
-            added.append(field)
+            field.write(into: &buffer)
         }
-        added.write(into: &buffer)
         buffer.append(contentsOf: HTTP1.crlf)
     }
 

@@ -29,11 +29,9 @@ extension ResponseHead {
         buffer.append(contentsOf: reasonBytes.filter { ByteClass.isFieldVChar($0) || ByteClass.isWhitespace($0) })
         buffer.append(contentsOf: HTTP1.crlf)
         fields.write(into: &buffer, removing: removing)
-        var added = HTTPFields()
         for field in adding {
-            added.append(field)
+            field.write(into: &buffer)
         }
-        added.write(into: &buffer)
         buffer.append(contentsOf: HTTP1.crlf)
     }
 }

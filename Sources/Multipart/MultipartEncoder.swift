@@ -64,25 +64,25 @@ public struct MultipartEncoder: Sendable {
         }
         var out: [UInt8] = first ? opening : next
         out.reserveCapacity(out.count + 64 + part.name.utf8.count + (part.filename?.utf8.count ?? 0))
-        out += Array("Content-Disposition: form-data; name=\"".utf8)
-        out += Array(part.name.utf8)
+        out.append(contentsOf: "Content-Disposition: form-data; name=\"".utf8)
+        out.append(contentsOf: part.name.utf8)
         out.append(UInt8(ascii: "\""))
         if let filename = part.filename {
             guard UnsafeName.isSafe(filename), !filename.utf8.contains(where: HeaderSyntax.isControl) else {
                 throw MultipartEncodingError(.unsafeFilename, value: filename)
             }
-            out += Array("; filename=\"".utf8)
-            out += Array(filename.utf8)
+            out.append(contentsOf: "; filename=\"".utf8)
+            out.append(contentsOf: filename.utf8)
             out.append(UInt8(ascii: "\""))
         }
-        out += [13, 10]
+        out.append(contentsOf: Self.crlf)
         if let contentType = part.contentType {
             guard !contentType.isEmpty, !contentType.utf8.contains(where: HeaderSyntax.isControl) else {
                 throw MultipartEncodingError(.invalidHeaderValue, value: contentType)
             }
-            out += Array("Content-Type: ".utf8)
-            out += Array(contentType.utf8)
-            out += [13, 10]
+            out.append(contentsOf: "Content-Type: ".utf8)
+            out.append(contentsOf: contentType.utf8)
+            out.append(contentsOf: Self.crlf)
         }
         for header in part.headers {
             guard !header.name.isEmpty, header.name.utf8.allSatisfy(HeaderSyntax.isTokenChar),
@@ -94,13 +94,15 @@ public struct MultipartEncoder: Sendable {
                 throw MultipartEncodingError(.invalidHeaderValue, value: header.value)
             }
             out += canonicalFieldName(header.name)
-            out += Array(": ".utf8)
-            out += Array(header.value.utf8)
-            out += [13, 10]
+            out.append(contentsOf: ": ".utf8)
+            out.append(contentsOf: header.value.utf8)
+            out.append(contentsOf: Self.crlf)
         }
-        out += [13, 10]
+        out.append(contentsOf: Self.crlf)
         return out
     }
+
+    private static let crlf: [UInt8] = [13, 10]
 
     /// Header names the encoder writes itself (or never): a kept header may not use them.
     static let reservedFieldNames: Set<String> = ["content-disposition", "content-type", "content-transfer-encoding"]

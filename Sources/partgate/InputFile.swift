@@ -64,14 +64,17 @@ struct StandardStream {
 
     func write(_ text: String) {
         var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }
-                offset += written
-            }
+        text.withUTF8 { write($0) }
+    }
+
+    /// Writes UTF-8 bytes as they are.
+    func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
         }
     }
 }

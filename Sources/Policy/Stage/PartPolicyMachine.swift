@@ -289,7 +289,7 @@ struct PartPolicyMachine<Digest: PartDigest> {
         let sniffedType: String?
         if let sniffed {
             sniffedType = sniffed.mimeType
-        } else if received > 0 || decision != .reject {
+        } else if settings.sniffsForAudit, received > 0 || decision != .reject {
             sniffedType = window.sniff(complete: received == Int64(window.count)).mimeType
         } else {
             sniffedType = nil

@@ -5,6 +5,8 @@ struct PolicySettings: Sendable {
     /// Allowed `charset=` / `_charset_` values, lower case; nil when not checked.
     var charsets: Set<String>?
     var unsafeFilenames: RouteConfiguration.UnsafeFilenameAction
+    /// Whether audit records sniff parts no rule sniffed (see ``PolicyStage/init(route:auditDetail:uuid:)``).
+    var sniffsForAudit = true
 
     /// The route's policy as configured.
     init(route: RouteConfiguration) {

@@ -70,14 +70,23 @@ public struct PolicyStage<Digest: PartDigest> {
     /// A stage for one request body.
     /// - Parameters:
     ///   - route: the route whose policy applies.
+    ///   - auditDetail: whether audit records name the sniffed type of parts no rule sniffed (for audit lines;
+    ///     it costs a sniff per part). Without it, a record carries the sniffed type only when a rule sniffed.
     ///   - uuid: makes `{uuid}` values (default: random version-4 UUIDs); tests inject a fixed sequence.
     @_specialize(where Digest == NoPartDigest)
-    public init(route: RouteConfiguration, uuid: @escaping @Sendable () -> String = RandomUUID.make) {
+    public init(
+        route: RouteConfiguration, auditDetail: Bool = true, uuid: @escaping @Sendable () -> String = RandomUUID.make
+    ) {
+        var settings = PolicySettings(route: route)
+        settings.sniffsForAudit = auditDetail
         if route.reportOnly {
-            enforcer = PartPolicyMachine(settings: .baseline(of: route), uuid: uuid)
-            shadow = PartPolicyMachine(settings: PolicySettings(route: route), uuid: uuid)
+            var baseline = PolicySettings.baseline(of: route)
+            baseline.sniffsForAudit = auditDetail
+            enforcer = PartPolicyMachine(settings: baseline, uuid: uuid)
+            settings.sniffsForAudit = false  // only the shadow's decision and rule reach the records
+            shadow = PartPolicyMachine(settings: settings, uuid: uuid)
         } else {
-            enforcer = PartPolicyMachine(settings: PolicySettings(route: route), uuid: uuid)
+            enforcer = PartPolicyMachine(settings: settings, uuid: uuid)
             shadow = nil
         }
     }

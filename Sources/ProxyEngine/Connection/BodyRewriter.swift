@@ -25,7 +25,7 @@ package protocol BodyRewriter: AnyObject {
 /// - Parameters:
 ///   - parser: the parser for the request's boundary (``RequestAdmission/Body/rewrite(_:)``).
 ///   - route: the route whose policy applies.
-///   - digests: whether audit records carry SHA-256 digests.
+///   - digests: whether audit records are wanted in full: SHA-256 digests and the sniffed type of every part.
 ///   - boundary: the new boundary (default: fresh from the CSPRNG; `partgate rewrite --boundary` fixes it).
 ///   - uuid: makes `{uuid}` values (default: random version-4 UUIDs).
 package func makeBodyRewriter(
@@ -33,8 +33,8 @@ package func makeBodyRewriter(
     uuid: @escaping @Sendable () -> String = RandomUUID.make
 ) -> any BodyRewriter {
     digests
-        ? PolicyRewriter<SHA256Digest>(parser: parser, route: route, boundary: boundary, uuid: uuid)
-        : PolicyRewriter<NoPartDigest>(parser: parser, route: route, boundary: boundary, uuid: uuid)
+        ? PolicyRewriter<SHA256Digest>(parser: parser, route: route, auditDetail: true, boundary: boundary, uuid: uuid)
+        : PolicyRewriter<NoPartDigest>(parser: parser, route: route, auditDetail: false, boundary: boundary, uuid: uuid)
 }
 
 /// ``BodyRewriter`` with a digest type: SHA-256 when the route audits, none otherwise.
@@ -43,12 +43,13 @@ final class PolicyRewriter<Digest: PartDigest>: BodyRewriter {
     private var filter: PolicyFilter<Digest, RewriteRecorder>
 
     init(
-        parser: MultipartParser, route: RouteConfiguration, boundary: Boundary = .random(),
+        parser: MultipartParser, route: RouteConfiguration, auditDetail: Bool, boundary: Boundary = .random(),
         uuid: @escaping @Sendable () -> String = RandomUUID.make
     ) {
         self.parser = parser
         filter = PolicyFilter(
-            stage: PolicyStage(route: route, uuid: uuid), downstream: RewriteRecorder(boundary: boundary))
+            stage: PolicyStage(route: route, auditDetail: auditDetail, uuid: uuid),
+            downstream: RewriteRecorder(boundary: boundary))
     }
 
     func parse(_ span: UnsafeRawBufferPointer, in chain: UnsafeRawBufferPointer) throws(MultipartError) {

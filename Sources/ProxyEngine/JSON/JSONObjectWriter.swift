@@ -30,6 +30,14 @@ public struct JSONObjectWriter: Sendable {
         add(key, value.map(Int64.init))
     }
 
+    /// Adds a string member whose bytes need no escaping (a timestamp): `write` appends them.
+    public mutating func add(_ key: String, unescaped write: (inout [UInt8]) -> Void) {
+        member(key)
+        bytes.append(UInt8(ascii: "\""))
+        write(&bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
     /// Adds a boolean member.
     public mutating func add(_ key: String, _ value: Bool) {
         member(key)
@@ -68,6 +76,14 @@ public struct JSONObjectWriter: Sendable {
 
     /// The object's text.
     public var finished: String { finished(appending: "") }
+
+    /// The object's UTF-8 bytes followed by `suffix` (a log line written without making a String).
+    public func finishedBytes(appending suffix: StaticString) -> [UInt8] {
+        var out = bytes
+        out.append(UInt8(ascii: "}"))
+        suffix.withUTF8Buffer { out.append(contentsOf: $0) }
+        return out
+    }
 
     /// The object's text followed by `suffix` (a log line's newline), made in one allocation.
     public func finished(appending suffix: StaticString) -> String {

@@ -24,19 +24,25 @@ struct JSONLogHandler: LogHandler {
             if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
             if let extra = event.metadata { merged.merge(extra) { _, new in new } }
         }
-        StandardStream.out.write(Self.line(level: event.level, message: event.message.description, metadata: merged))
+        let line = Self.object(level: event.level, message: event.message.description, metadata: merged)
+            .finishedBytes(appending: "\n")
+        line.withUnsafeBufferPointer { StandardStream.out.write($0) }
     }
 
     /// One log line (with its newline): `ts`, `level`, `msg`, then the metadata sorted by key.
     static func line(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
+        object(level: level, message: message, metadata: metadata).finished(appending: "\n")
+    }
+
+    private static func object(level: Logger.Level, message: String, metadata: Logger.Metadata) -> JSONObjectWriter {
         var object = JSONObjectWriter()
-        object.add("ts", LogTimestamp.now())
+        object.add("ts", unescaped: LogTimestamp.write(into:))
         object.add("level", level.rawValue)
         object.add("msg", message)
-        for key in metadata.keys.sorted() {
-            add(key, metadata[key]!, to: &object)
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            add(key, value, to: &object)
         }
-        return object.finished(appending: "\n")
+        return object
     }
 
     static func add(_ key: String, _ value: Logger.Metadata.Value, to object: inout JSONObjectWriter) {
@@ -86,29 +92,39 @@ struct TextLogHandler: LogHandler {
 /// proxying a small request).
 enum LogTimestamp {
     static func now() -> String {
+        var bytes: [UInt8] = []
+        write(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the current time's 24 ASCII bytes.
+    static func write(into bytes: inout [UInt8]) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         var seconds = now.tv_sec
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(unsafeUninitializedCapacity: 24) { out in
-            var at = 0
-            func put(_ value: Int, _ width: Int) {
-                var rest = value
-                for index in stride(from: at + width - 1, through: at, by: -1) {
-                    out[index] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
-                    rest /= 10
-                }
-                at += width
+        func put(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(truncatingIfNeeded: 0x30 + value / divisor % 10))
+                divisor /= 10
             }
-            func put(_ byte: Character) {
-                out[at] = byte.asciiValue!
-                at += 1
-            }
-            put(Int(parts.tm_year) + 1900, 4); put("-"); put(Int(parts.tm_mon) + 1, 2); put("-")
-            put(Int(parts.tm_mday), 2); put("T"); put(Int(parts.tm_hour), 2); put(":"); put(Int(parts.tm_min), 2)
-            put(":"); put(Int(parts.tm_sec), 2); put("."); put(Int(now.tv_nsec / 1_000_000), 3); put("Z")
-            return at
         }
+        put(Int(parts.tm_year) + 1900, 4)
+        bytes.append(UInt8(ascii: "-"))
+        put(Int(parts.tm_mon) + 1, 2)
+        bytes.append(UInt8(ascii: "-"))
+        put(Int(parts.tm_mday), 2)
+        bytes.append(UInt8(ascii: "T"))
+        put(Int(parts.tm_hour), 2)
+        bytes.append(UInt8(ascii: ":"))
+        put(Int(parts.tm_min), 2)
+        bytes.append(UInt8(ascii: ":"))
+        put(Int(parts.tm_sec), 2)
+        bytes.append(UInt8(ascii: "."))
+        put(Int(now.tv_nsec / 1_000_000), 3)
+        bytes.append(UInt8(ascii: "Z"))
     }
 }

@@ -7,10 +7,11 @@ import Testing
 enum PolicyHarness {
     /// Runs a body through parser → policy → recorder, in pieces cut at `cuts`.
     static func run(
-        _ route: RouteConfiguration, _ body: [UInt8], cuts: [Int] = [], strictness: Strictness = Strictness()
+        _ route: RouteConfiguration, _ body: [UInt8], cuts: [Int] = [], strictness: Strictness = Strictness(),
+        auditDetail: Bool = true
     ) throws -> PolicyRun {
         let uuids = UUIDSequence()
-        let stage = PolicyStage<CountingDigest>(route: route, uuid: { uuids.make() })
+        let stage = PolicyStage<CountingDigest>(route: route, auditDetail: auditDetail, uuid: { uuids.make() })
         var filter = PolicyFilter(stage: stage, downstream: RecordingHandler())
         var parser = MultipartParser(boundary: Boundary(FormBody.boundary)!, strictness: strictness)
         var records: [PartAuditRecord] = []

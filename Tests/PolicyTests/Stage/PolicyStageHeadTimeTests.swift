@@ -30,6 +30,18 @@ struct PolicyStageHeadTimeTests {
         #expect(run.records[1].forwardedBytes == run.records[1].receivedBytes)
     }
 
+    @Test func withoutAuditDetailRecordsNameOnlyTheTypesARuleSniffed() throws {
+        let body = FormBody([Self.note, Self.photo])
+        let plain = try PolicyHarness.run(Build.route(), body.bytes, auditDetail: false)
+        #expect(plain.records.map(\.decision) == [.pass, .pass])
+        #expect(plain.records.map(\.sniffedType) == [nil, nil], "no rule sniffed, so no sniff for the record")
+        #expect(plain.parts.map(\.data) == [Array("hello".utf8), FileFixtures.png()])
+        let sniffing = Rule(name: "images", match: RuleMatch(sniffedType: Build.types("image/png")))
+        let sniffed = try PolicyHarness.run(Build.route([sniffing]), body.bytes, auditDetail: false)
+        #expect(sniffed.records[1].sniffedType == "image/png", "a rule sniffed it: the record keeps it")
+        #expect(try PolicyHarness.run(Build.route(), body.bytes).records[1].sniffedType == "image/png")
+    }
+
     @Test func stripDropsThePartEntirely() throws {
         let rule = Rule(name: "drop-internal", match: RuleMatch(field: Build.names("internal_*")), strip: true)
         let body = FormBody([Self.note, FormPart("internal_id", text: "42"), Self.photo])
