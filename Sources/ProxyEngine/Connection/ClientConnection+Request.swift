@@ -123,6 +123,6 @@ extension ClientConnection {
         } else {
             body = .relayed(chunked: exchange.chunkedPassthrough)
         }
-        return UpstreamRequestHead.make(exchange.head, client: peer.host, tls: isTLS, body: body)
+        return UpstreamRequestHead.make(exchange.head, client: peerHost, tls: isTLS, body: body)
     }
 }
