@@ -41,7 +41,7 @@ if ! command -v nginx >/dev/null; then
 fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 if [ -z "$PARTGATE" ]; then
-    swift build -c release -Xswiftc -cross-module-optimization --product partgate
+    swift build -c release -Xswiftc -cross-module-optimization --static-swift-stdlib --product partgate
     PARTGATE=$ROOT/.build/release/partgate
 fi
 
