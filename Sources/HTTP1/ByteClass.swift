@@ -1,4 +1,4 @@
-/// Byte classes of RFC 9110/9112 and RFC 3986, as branch-only predicates (no tables, no Foundation).
+/// Byte classes of RFC 9110/9112 and RFC 3986, as branch-light predicates (no tables, no Foundation).
 enum ByteClass {
     static let cr: UInt8 = 0x0D
     static let lf: UInt8 = 0x0A
@@ -11,19 +11,14 @@ enum ByteClass {
     static let backslash: UInt8 = 0x5C
     static let comma: UInt8 = 0x2C
 
-    /// `tchar` (RFC 9110 §5.6.2): the characters of a token.
+    /// `tchar` (RFC 9110 §5.6.2): the characters of a token, as a 128-bit set: DIGIT, ALPHA and
+    /// `!#$%&'*+-.^_`|~`.
     @inline(__always)
     static func isTChar(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A:
-            return true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
+        let low: UInt64 = 0x03FF_6CFA_0000_0000  // 0x00-0x3F: ! # $ % & ' * + - . and 0-9
+        let high: UInt64 = 0x57FF_FFFF_C7FF_FFFE  // 0x40-0x7F: A-Z ^ _ ` a-z | ~
+        let set = byte < 64 ? low : high
+        return byte < 128 && (set >> UInt64(byte & 63)) & 1 == 1
     }
 
     /// `field-vchar` (RFC 9110 §5.5): VCHAR or obs-text.

@@ -34,6 +34,20 @@ struct ContentLengthWatch: Sendable {
         }
     }
 
+    /// Further name bytes `bytes[start..<end]`, all tchars: the run form of ``nameByte(_:)``, which
+    /// stops looking as soon as the name cannot be `content-length`.
+    @inline(__always)
+    mutating func nameBytes(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) {
+        var index = start
+        while matched >= 0, index < end {
+            nameByte(bytes[index])
+            index += 1
+        }
+    }
+
+    /// Whether the current field line is a Content-Length (its value bytes need ``valueByte(_:at:)``).
+    var isActive: Bool { active }
+
     /// The colon after a name; `lineStart` is the offset of the name.
     mutating func colon(lineStart: Int) -> HTTP1Error? {
         active = matched == ContentLengthWatch.name.count

@@ -80,10 +80,19 @@ struct FieldSectionScanner: Sendable {
                 }
             case .name:
                 if ByteClass.isTChar(byte) {
-                    if position - lineStart >= maxFieldLineBytes {
-                        return .error(HTTP1Error(.fieldLineTooLong, offset: position))
+                    // Fast run: the rest of the name's tchars in this buffer, up to the line limit.
+                    let limit = min(end, lineStart + maxFieldLineBytes - delta)
+                    var runEnd = index + 1
+                    while runEnd < limit, ByteClass.isTChar(bytes[runEnd]) { runEnd += 1 }
+                    if runEnd - 1 > index {
+                        contentLength?.nameBytes(bytes, from: index, to: runEnd - 1)
+                        index = runEnd - 1
                     }
-                    contentLength?.nameByte(byte)
+                    let lastPosition = index + delta
+                    if lastPosition - lineStart >= maxFieldLineBytes {
+                        return .error(HTTP1Error(.fieldLineTooLong, offset: lastPosition))
+                    }
+                    contentLength?.nameByte(bytes[index])
                 } else if byte == ByteClass.colon {
                     if position - lineStart >= maxFieldLineBytes {
                         return .error(HTTP1Error(.fieldLineTooLong, offset: position))
@@ -106,6 +115,27 @@ struct FieldSectionScanner: Sendable {
                         return .error(error)
                     }
                     state = .valueCR
+                } else if state == .value, contentLength?.isActive != true, ByteClass.isFieldVChar(byte) {
+                    // Fast run: the value's bytes in this buffer up to the line limit, tracking the last
+                    // non-whitespace one; the byte that stops the run is handled on the next turn.
+                    let limit = min(end, lineStart + maxFieldLineBytes - delta)
+                    if index >= limit {
+                        return .error(HTTP1Error(.fieldLineTooLong, offset: position))
+                    }
+                    var last = index
+                    var runEnd = index + 1
+                    while runEnd < limit {
+                        let next = bytes[runEnd]
+                        if ByteClass.isFieldVChar(next) {
+                            last = runEnd
+                        } else if !ByteClass.isWhitespace(next) {
+                            break
+                        }
+                        runEnd += 1
+                    }
+                    valueEnd = last + delta + 1
+                    index = runEnd
+                    continue
                 } else if ByteClass.isFieldVChar(byte) || ByteClass.isWhitespace(byte) {
                     if position - lineStart >= maxFieldLineBytes {
                         return .error(HTTP1Error(.fieldLineTooLong, offset: position))
@@ -128,6 +158,7 @@ struct FieldSectionScanner: Sendable {
                     return .error(HTTP1Error(.bareCR, offset: position - 1))
                 }
                 if recording {
+                    if entries.isEmpty { entries.reserveCapacity(16) }
                     entries.append(
                         HTTPFields.Entry(
                             nameStart: lineStart,

@@ -214,6 +214,23 @@ import Testing
         #expect(parse(padded, limits: HeadLimits(maxFieldLineBytes: 18)).code == .fieldLineTooLong)
     }
 
+    /// The scanner takes names and values in runs; the limit must still fire at the first byte past it,
+    /// whether that byte is in the name, at the colon, in the value or in its whitespace, under every split.
+    @Test func fieldLineLimitFiresAtTheFirstByteBeyondItAtEveryLength() {
+        for field in ["X-Long-Name-Here: ab", "X: 1234567890 \t 12", "Content-Length:  1234567 "] {
+            let text = "GET / HTTP/1.1\r\n" + field + "\r\n\r\n"
+            let lineBytes = field.utf8.count
+            #expect(parse(text, limits: HeadLimits(maxFieldLineBytes: lineBytes)).head != nil)
+            for limit in 1..<lineBytes {
+                #expect(
+                    parse(text, limits: HeadLimits(maxFieldLineBytes: limit))
+                        == .error(HTTP1Error(.fieldLineTooLong, offset: 16 + limit)),
+                    "\(field) limit \(limit)"
+                )
+            }
+        }
+    }
+
     @Test func contentLengthIsCheckedAsItArrives() {
         // No head end is needed to refuse these.
         #expect(parse("PUT / HTTP/1.1\r\nContent-Length: 1\r\ncontent-length:").code == .duplicateContentLength)
