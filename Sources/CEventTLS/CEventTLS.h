@@ -12,6 +12,8 @@
 #include <malloc.h>
 #include <fcntl.h>
 #include <sys/ioctl.h>
+#include <sys/random.h>
+#include <errno.h>
 
 #include <openssl/ssl.h>
 #include <openssl/err.h>
@@ -74,5 +76,21 @@ static inline int cshim_set_malloc_thresholds(int mmap_threshold, int trim_thres
 static inline int cshim_readable_bytes(int fd) {
     int count = 0;
     return ioctl(fd, FIONREAD, &count) == 0 ? count : -1;
+}
+
+/* Fills `length` bytes from the kernel CSPRNG (getrandom, retried on EINTR and short reads); 0 or -1. */
+static inline int cshim_fill_random(void *buffer, size_t length) {
+    size_t offset = 0;
+    while (offset < length) {
+        ssize_t count = getrandom((char *)buffer + offset, length - offset, 0);
+        if (count > 0) {
+            offset += (size_t)count;
+        } else if (count < 0 && errno == EINTR) {
+            continue;
+        } else {
+            return -1;
+        }
+    }
+    return 0;
 }
 #endif

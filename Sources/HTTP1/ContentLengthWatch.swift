@@ -3,7 +3,14 @@
 /// Content-Length line fails at its colon, a non-digit or an overflowing digit at that byte.
 /// ``RequestFraming`` and ``ResponseFraming`` apply the same rules to complete heads.
 struct ContentLengthWatch: Sendable {
-    private static let name: [UInt8] = Array("content-length".utf8)
+    /// `content-length`; a StaticString, so reading it needs no lazy global initialisation.
+    private static var name: StaticString { "content-length" }
+    private static var nameCount: Int { name.utf8CodeUnitCount }
+
+    @inline(__always)
+    private static func nameByte(at index: Int) -> UInt8 {
+        name.utf8Start[index]
+    }
 
     /// Bytes of the current field name that matched `content-length`, or -1 after a mismatch.
     private var matched = -1
@@ -18,7 +25,7 @@ struct ContentLengthWatch: Sendable {
     /// The first byte of a field name.
     @inline(__always)
     mutating func nameStart(_ byte: UInt8) {
-        matched = ByteClass.lowercased(byte) == ContentLengthWatch.name[0] ? 1 : -1
+        matched = ByteClass.lowercased(byte) == ContentLengthWatch.nameByte(at: 0) ? 1 : -1
     }
 
     /// A further byte of a field name.
@@ -27,7 +34,7 @@ struct ContentLengthWatch: Sendable {
         guard matched >= 0 else {
             return
         }
-        if matched < ContentLengthWatch.name.count, ByteClass.lowercased(byte) == ContentLengthWatch.name[matched] {
+        if matched < ContentLengthWatch.nameCount, ByteClass.lowercased(byte) == ContentLengthWatch.nameByte(at: matched) {
             matched += 1
         } else {
             matched = -1
@@ -50,7 +57,7 @@ struct ContentLengthWatch: Sendable {
 
     /// The colon after a name; `lineStart` is the offset of the name.
     mutating func colon(lineStart: Int) -> HTTP1Error? {
-        active = matched == ContentLengthWatch.name.count
+        active = matched == ContentLengthWatch.nameCount
         guard active else {
             return nil
         }

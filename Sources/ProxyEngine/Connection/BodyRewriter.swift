@@ -29,7 +29,7 @@ package protocol BodyRewriter: AnyObject {
 ///   - boundary: the new boundary (default: fresh from the CSPRNG; `partgate rewrite --boundary` fixes it).
 ///   - uuid: makes `{uuid}` values (default: random version-4 UUIDs).
 package func makeBodyRewriter(
-    parser: MultipartParser, route: RouteConfiguration, digests: Bool, boundary: Boundary = .random(),
+    parser: MultipartParser, route: RouteConfiguration, digests: Bool, boundary: Boundary = .fresh(),
     uuid: @escaping @Sendable () -> String = RandomUUID.make
 ) -> any BodyRewriter {
     digests
@@ -43,7 +43,7 @@ final class PolicyRewriter<Digest: PartDigest>: BodyRewriter {
     private var filter: PolicyFilter<Digest, RewriteRecorder>
 
     init(
-        parser: MultipartParser, route: RouteConfiguration, auditDetail: Bool, boundary: Boundary = .random(),
+        parser: MultipartParser, route: RouteConfiguration, auditDetail: Bool, boundary: Boundary = .fresh(),
         uuid: @escaping @Sendable () -> String = RandomUUID.make
     ) {
         self.parser = parser
