@@ -207,7 +207,15 @@ for round in $(seq 1 "$SLOW_ROUNDS"); do
         --duration "$SLOW_SECONDS" > "$WORK/loaded-$round.json"
     wait "$SLOW_PID"
 done
+# The slow clients close their last connections as they exit; give partgate up to 10 s to see the closes
+# (the count stops falling) before counting its descriptors.
 FDS_AFTER=$(ls /proc/"$PARTGATE_PID"/fd | wc -l)
+for _ in $(seq 1 20); do
+    sleep 0.5
+    FDS_NOW=$(ls /proc/"$PARTGATE_PID"/fd | wc -l)
+    [ "$FDS_NOW" -lt "$FDS_AFTER" ] || break
+    FDS_AFTER=$FDS_NOW
+done
 kill -0 "$PARTGATE_PID" 2>/dev/null || { echo "load: partgate died"; cat "$WORK/partgate.log"; exit 1; }
 stop_pid "$PARTGATE_PID"
 wait "$PARTGATE_PID" && EXIT_STATUS=0 || EXIT_STATUS=$?

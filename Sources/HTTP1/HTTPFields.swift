@@ -93,6 +93,14 @@ public struct HTTPFields: Sendable {
         entries.filter { nameMatches($0, name) }.map { storage[$0.valueStart..<$0.valueEnd] }
     }
 
+    /// Calls `body` with the name bytes of field `index`, as received, without making a String.
+    package func withNameBytes<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let entry = entries[index]
+        return storage.withUnsafeBufferPointer { stored in
+            body(UnsafeBufferPointer(rebasing: stored[entry.nameStart..<entry.nameEnd]))
+        }
+    }
+
     /// The ASCII-lowercased name of field `index`.
     func lowercasedName(at index: Int) -> String {
         let entry = entries[index]

@@ -30,13 +30,38 @@ extension RequestHead {
         removing: Set<String> = [],
         adding: [HTTPField] = []
     ) {
+        let addedBytes = adding.reduce(0) { $0 + $1.name.utf8.count + $1.valueBytes.count + 4 }
+        write(into: &buffer, target: target, version: version, removing: removing, addedBytes: addedBytes) { buffer in
+            for field in adding {
+                field.write(into: &buffer)
+            }
+        }
+    }
+
+    /// Appends the head in wire form with the added field lines written by `appendFields`, which must append
+    /// only complete, valid `name: value CRLF` lines (it runs after the kept fields, before the final CRLF).
+    /// - Parameters:
+    ///   - buffer: The buffer to append to.
+    ///   - target: The request-target to send (default: the received one).
+    ///   - version: The version to send (default: the received one).
+    ///   - removing: Lowercased names of fields to leave out.
+    ///   - addedBytes: About how many bytes `appendFields` appends (capacity is reserved once).
+    ///   - appendFields: Appends the added field lines.
+    public func write(
+        into buffer: inout [UInt8],
+        target: String? = nil,
+        version: HTTPVersion? = nil,
+        removing: Set<String> = [],
+        addedBytes: Int,
+        appendFields: (inout [UInt8]) -> Void
+    ) {
         let targetString = target ?? self.target.string
         precondition(
             !targetString.utf8.isEmpty && targetString.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F },
             "request-target must be visible ASCII"
         )
         buffer.reserveCapacity(buffer.count + method.utf8.count + targetString.utf8.count + 16
-            + fields.storage.count + 4 * fields.count + adding.reduce(0) { $0 + $1.name.utf8.count + $1.valueBytes.count + 4 })
+            + fields.storage.count + 4 * fields.count + addedBytes)
         buffer.append(contentsOf: method.utf8)
         buffer.append(ByteClass.sp)
         buffer.append(contentsOf: targetString.utf8)
@@ -44,9 +69,7 @@ extension RequestHead {
         (version ?? self.version).write(into: &buffer)
         buffer.append(contentsOf: HTTP1.crlf)
         fields.write(into: &buffer, removing: removing)
-        for field in adding {
-            field.write(into: &buffer)
-        }
+        appendFields(&buffer)
         buffer.append(contentsOf: HTTP1.crlf)
     }
 

@@ -3,7 +3,7 @@ import HTTP1
 import LoopbackTestSupport
 import Multipart
 import Policy
-import ProxyEngine
+@testable import ProxyEngine
 import Testing
 
 /// Each rejection class: answered with problem+json and the connection closed; nothing reaches upstream.
@@ -113,5 +113,17 @@ struct HeaderLookalikeTests {
         #expect(response?.status == 400)
         #expect(response?.json?["flag"] as? String == "ambiguous_header_name")
         #expect(count == 0)
+    }
+
+    @Test func lookalikesAndTheNamesThemselves() {
+        for name in ["Content_-Type", "content_type", "ContentType", "Transfer_Encoding", "Content.Length", "HOST_",
+                     "_te", "Keep_Alive", "proxy_connection", "Con-nection", "up.grade", "T.E"] {
+            #expect(HeaderLookalike.isLookalike(name), "\(name)")
+        }
+        for name in ["Host", "content-type", "CONTENT-LENGTH", "Transfer-Encoding", "TE", "Trailer", "Keep-Alive",
+                     "X-Content-Type-Options", "Content-Types", "Hosts", "Accept", "X-Forwarded-For", "Connection",
+                     "t", "Content-Disposition", "Transfer-Encodings-And-More-Letters", "Expect", "Upgrade"] {
+            #expect(!HeaderLookalike.isLookalike(name), "\(name)")
+        }
     }
 }

@@ -10,10 +10,13 @@ a timeout; every connection is closed by the time the command returns.
 """
 import argparse
 import asyncio
+import heapq
 import json
 import os
 import random
 import resource
+import selectors
+import socket
 import sys
 import time
 
@@ -212,60 +215,116 @@ async def run_load(args):
     return result
 
 
-async def slow_connection(port, deadline, counts, head, interval):
-    """Dribbles `head` one byte per `interval` on fresh connections until the deadline; counts the outcomes."""
-    while time.monotonic() < deadline:
-        try:
-            reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 10)
-        except (OSError, asyncio.TimeoutError):
-            counts["connect_failed"] += 1
-            await asyncio.sleep(interval)
-            continue
-        counts["opened"] += 1
-        counts["open_now"] += 1
-        counts["open_max"] = max(counts["open_max"], counts["open_now"])
-        outcome = "open_at_end"
-        try:
-            for byte in head:
-                if time.monotonic() >= deadline:
-                    break
-                writer.write(bytes([byte]))
-                try:
-                    data = await asyncio.wait_for(reader.read(4096), interval)
-                except asyncio.TimeoutError:
-                    continue
-                if not data:
-                    outcome = "closed_without_answer"
-                elif data.startswith(b"HTTP/1.1 408"):
-                    outcome = "answered_408"
-                else:
-                    outcome = "answered_other"
-                break
-            else:
-                outcome = "head_completed"
-        except OSError:
-            outcome = "reset"
-        finally:
-            counts["open_now"] -= 1
-            writer.close()
-        counts[outcome] += 1
+class SlowClient:
+    """One slow connection: its socket, how far into the head it is, and when its next byte is due."""
+
+    def __init__(self, sock, due):
+        self.sock = sock
+        self.fd = sock.fileno()
+        self.sent = 0
+        self.due = due
+        self.closed = False
 
 
-async def run_slowloris(args):
-    counts = {k: 0 for k in ["opened", "open_now", "open_max", "connect_failed", "answered_408", "answered_other",
+def run_slowloris(args):
+    """Dribbles a request head one byte per --interval on --connections connections until the deadline, with
+    one selector loop and no per-byte tasks or timers, so that the attacker spends little of the CPU it
+    shares with partgate and the latency client. Connections start evenly over --ramp seconds; one that is
+    answered or closed is replaced by a fresh one at once. Counts the outcomes."""
+    counts = {k: 0 for k in ["opened", "open_max", "connect_failed", "answered_408", "answered_other",
                               "closed_without_answer", "reset", "head_completed", "open_at_end"]}
     head = b"POST /upload HTTP/1.1\r\nHost: load.test\r\nX-Slow: " + b"a" * 4000 + b"\r\n\r\n"
+    selector = selectors.DefaultSelector()
+    clients = {}  # fd -> SlowClient
+    due = []  # heap of (due time, sequence, client)
+    sequence = 0
     started = time.monotonic()
     deadline = started + args.duration
-    tasks = []
-    # Connections start evenly over --ramp seconds: with the ramp as long as the header timeout, timeouts and
-    # reconnections then run continuously (a steady attack) instead of all 1,000 at the same instant.
-    for i in range(args.connections):
-        tasks.append(asyncio.create_task(slow_connection(args.port, deadline, counts, head, args.interval)))
-        if i % 50 == 49:
-            await asyncio.sleep(args.ramp * 50 / args.connections)
-    await asyncio.gather(*tasks)
-    del counts["open_now"]
+    pending_starts = [started + args.ramp * i / args.connections for i in range(args.connections)]
+    pending_starts.reverse()  # pop() takes the earliest
+
+    def open_one(now):
+        nonlocal sequence
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.settimeout(2)
+        try:
+            sock.connect(("127.0.0.1", args.port))
+        except OSError:
+            sock.close()
+            counts["connect_failed"] += 1
+            return False
+        sock.setblocking(False)
+        client = SlowClient(sock, now)
+        clients[sock.fileno()] = client
+        selector.register(sock, selectors.EVENT_READ)
+        heapq.heappush(due, (now, sequence, client))
+        sequence += 1
+        counts["opened"] += 1
+        counts["open_max"] = max(counts["open_max"], len(clients))
+        return True
+
+    def finish(fd, outcome):
+        client = clients.pop(fd)
+        client.closed = True
+        selector.unregister(client.sock)
+        client.sock.close()
+        counts[outcome] += 1
+
+    replacements = 0
+    while True:
+        now = time.monotonic()
+        if now >= deadline:
+            break
+        while pending_starts and pending_starts[-1] <= now:
+            pending_starts.pop()
+            if not open_one(now):
+                pending_starts.append(now + args.interval)  # retry later, as the task-based client did
+        while replacements and open_one(now):
+            replacements -= 1
+        while due and due[0][0] <= now:
+            _, _, client = heapq.heappop(due)
+            if client.closed:
+                continue  # finished meanwhile (its fd number may belong to a newer client by now)
+            fd = client.fd
+            if client.sent == len(head):
+                finish(fd, "head_completed")
+                replacements += 1
+                continue
+            try:
+                client.sock.send(head[client.sent:client.sent + 1])
+                client.sent += 1
+                client.due = now + args.interval
+                heapq.heappush(due, (client.due, sequence, client))
+                sequence += 1
+            except BlockingIOError:
+                heapq.heappush(due, (now + args.interval, sequence, client))
+                sequence += 1
+            except OSError:
+                finish(fd, "reset")
+                replacements += 1
+        wake = min([deadline] + ([due[0][0]] if due else []) + ([pending_starts[-1]] if pending_starts else []))
+        for key, _ in selector.select(timeout=max(0.0, min(wake - time.monotonic(), 0.05))):
+            fd = key.fd
+            if fd not in clients:
+                continue
+            try:
+                data = clients[fd].sock.recv(4096)
+            except BlockingIOError:
+                continue
+            except OSError:
+                finish(fd, "reset")
+                replacements += 1
+                continue
+            if not data:
+                finish(fd, "closed_without_answer")
+            elif data.startswith(b"HTTP/1.1 408"):
+                finish(fd, "answered_408")
+            else:
+                finish(fd, "answered_other")
+            replacements += 1
+    for fd in list(clients):
+        finish(fd, "open_at_end")
+    selector.close()
     counts["duration_s"] = round(time.monotonic() - started, 1)
     counts["connections"] = args.connections
     return counts
@@ -307,7 +366,7 @@ def main():
     if args.mode == "slowloris" and limit < args.connections + 64:
         sys.exit(f"loadclient: open-file limit {limit} is too low for {args.connections} connections")
     runner = {"load": run_load, "latency": run_latency, "slowloris": run_slowloris}[args.mode]
-    result = asyncio.run(runner(args))
+    result = runner(args) if args.mode == "slowloris" else asyncio.run(runner(args))
     result["mode"] = args.mode
     json.dump(result, sys.stdout)
     sys.stdout.write("\n")

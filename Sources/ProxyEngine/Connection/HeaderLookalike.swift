@@ -12,36 +12,61 @@ enum HeaderLookalike {
         "te", "trailer", "keep-alive", "proxy-connection",
     ].map { name in (Array(name.utf8), Array(name.utf8).filter(isAlphanumeric)) }
 
+    /// The longest skeleton (`transferencoding`): a name with more letters and digits imitates none.
+    private static let longestSkeleton = 16
+
     /// The first field whose name looks like a sensitive field without being spelled as one.
     static func first(in head: RequestHead) -> String? {
-        for field in head.fields where isLookalike(field.name) {
-            return field.name
+        for index in head.fields.indices where head.fields.withNameBytes(at: index, isLookalike) {
+            return head.fields[index].name
         }
         return nil
     }
 
-    /// Byte comparisons only: runs for every field of every request.
+    /// Whether `name` looks like a sensitive field name without being one.
     static func isLookalike(_ name: String) -> Bool {
         var name = name
-        return name.withUTF8 { bytes in
-            for candidate in sensitive {
-                var skeletonIndex = 0
-                var exact = bytes.count == candidate.name.count
-                var matches = true
-                for (position, raw) in bytes.enumerated() {
-                    let byte = raw | (raw >= 0x41 && raw <= 0x5A ? 0x20 : 0)
-                    if exact && byte != candidate.name[position] { exact = false }
-                    guard isAlphanumeric(byte) else { continue }
-                    guard skeletonIndex < candidate.skeleton.count, candidate.skeleton[skeletonIndex] == byte else {
-                        matches = false
-                        break
-                    }
-                    skeletonIndex += 1
-                }
-                if matches && skeletonIndex == candidate.skeleton.count && !exact { return true }
-            }
-            return false
+        return name.withUTF8(isLookalike)
+    }
+
+    /// Byte comparisons only, and no allocation: runs for every field of every request. The skeleton's
+    /// length, first and last bytes pick the candidates; most names match none and stop there.
+    static func isLookalike(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var count = 0
+        var first: UInt8 = 0
+        var last: UInt8 = 0
+        for raw in bytes {
+            let byte = lowercased(raw)
+            guard isAlphanumeric(byte) else { continue }
+            if count == 0 { first = byte }
+            last = byte
+            count += 1
+            if count > longestSkeleton { return false }
         }
+        for candidate in sensitive
+        where candidate.skeleton.count == count && candidate.skeleton.first == first && candidate.skeleton.last == last {
+            if bytes.count == candidate.name.count && zip(bytes, candidate.name).allSatisfy({ lowercased($0) == $1 }) {
+                return false  // the name itself, in any case
+            }
+            var skeletonIndex = 0
+            var matches = true
+            for raw in bytes {
+                let byte = lowercased(raw)
+                guard isAlphanumeric(byte) else { continue }
+                if candidate.skeleton[skeletonIndex] != byte {
+                    matches = false
+                    break
+                }
+                skeletonIndex += 1
+            }
+            if matches { return true }
+        }
+        return false
+    }
+
+    @inline(__always)
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0)
     }
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {

@@ -153,9 +153,13 @@ package enum RequestAdmission {
 
     /// `host:port` → `host`; `[v6]:port` → `v6`.
     static func hostWithoutPort(_ authority: String) -> String {
-        if authority.hasPrefix("[") {
-            return String(authority.prefix { $0 != "]" }.dropFirst())
+        // Over UTF-8 bytes: `[`, `]` and `:` are ASCII, so their positions are character boundaries.
+        let utf8 = authority.utf8
+        if utf8.first == UInt8(ascii: "[") {
+            let end = utf8.firstIndex(of: UInt8(ascii: "]")) ?? utf8.endIndex
+            return String(authority[utf8.index(after: utf8.startIndex)..<end])
         }
-        return String(authority.prefix { $0 != ":" })
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return authority }
+        return String(authority[..<colon])
     }
 }

@@ -31,26 +31,60 @@ package enum UpstreamRequestHead {
         case .relayed: removing = forwardRemovals
         }
         if head.contains("connection") { removing.formUnion(head.hopByHopFieldNames) }
-        var adding: [HTTPField] = []
-        let forwardedFor = head.values("x-forwarded-for") + [client]
-        adding.append(HTTPField(name: "X-Forwarded-For", value: forwardedFor.joined(separator: ", ")))
-        adding.append(HTTPField(name: "X-Forwarded-Proto", value: tls ? "https" : "http"))
-        let via = head.values("via") + ["\(head.version.major).\(head.version.minor) partgate"]
-        adding.append(HTTPField(name: "Via", value: via.joined(separator: ", ")))
-        switch body {
-        case .rewritten(let contentType, let length):
-            adding.append(HTTPField(name: "Content-Type", value: contentType))
-            if let length {
-                adding.append(HTTPField(name: "Content-Length", value: String(length)))
-            } else {
-                adding.append(HTTPField(name: "Transfer-Encoding", value: "chunked"))
+        // The added lines are written as bytes: every value is a received (validated) field value, the
+        // client's address, partgate's own Content-Type or a number.
+        var buffer: [UInt8] = []
+        head.write(
+            into: &buffer, target: head.target.originForm, version: .http1_1, removing: removing,
+            addedBytes: 160 + client.utf8.count
+        ) { buffer in
+            appendList(into: &buffer, name: "X-Forwarded-For", head.values("x-forwarded-for")) {
+                $0.append(contentsOf: client.utf8)
             }
-        case .relayed(let chunked):
-            if chunked { adding.append(HTTPField(name: "Transfer-Encoding", value: "chunked")) }
-        case .spooled(let length):
-            adding.append(HTTPField(name: "Content-Length", value: String(length)))
+            buffer.append(contentsOf: (tls ? "X-Forwarded-Proto: https\r\n" : "X-Forwarded-Proto: http\r\n").utf8)
+            appendList(into: &buffer, name: "Via", head.values("via")) {
+                $0.append(contentsOf: String(head.version.major).utf8)
+                $0.append(UInt8(ascii: "."))
+                $0.append(contentsOf: String(head.version.minor).utf8)
+                $0.append(contentsOf: " partgate".utf8)
+            }
+            switch body {
+            case .rewritten(let contentType, let length):
+                appendLine(into: &buffer, name: "Content-Type", value: contentType)
+                if let length {
+                    appendLine(into: &buffer, name: "Content-Length", value: String(length))
+                } else {
+                    buffer.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8)
+                }
+            case .relayed(let chunked):
+                if chunked { buffer.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8) }
+            case .spooled(let length):
+                appendLine(into: &buffer, name: "Content-Length", value: String(length))
+            }
         }
-        return head.serialized(target: head.target.originForm, version: .http1_1, removing: removing, adding: adding)
+        return buffer
+    }
+
+    /// Appends `name: v1, v2, ..., last CRLF`: the received values of a list field and partgate's own.
+    private static func appendList(
+        into buffer: inout [UInt8], name: StaticString, _ received: [String], appendLast: (inout [UInt8]) -> Void
+    ) {
+        buffer.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        buffer.append(contentsOf: ": ".utf8)
+        for value in received {
+            buffer.append(contentsOf: value.utf8)
+            buffer.append(contentsOf: ", ".utf8)
+        }
+        appendLast(&buffer)
+        buffer.append(contentsOf: "\r\n".utf8)
+    }
+
+    /// Appends `name: value CRLF`.
+    private static func appendLine(into buffer: inout [UInt8], name: StaticString, value: String) {
+        buffer.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        buffer.append(contentsOf: ": ".utf8)
+        buffer.append(contentsOf: value.utf8)
+        buffer.append(contentsOf: "\r\n".utf8)
     }
 
     /// Fields never forwarded as received: hop-by-hop ones, Expect (partgate answers 100-continue itself),
