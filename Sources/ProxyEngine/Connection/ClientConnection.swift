@@ -47,6 +47,14 @@ final class ClientConnection: LoopResource {
     private var clientEnded = false
     /// Large reads for plain sockets (nil for TLS, where the OpenSSL bufferevent reads).
     var reader: SocketReader?
+    /// Plain sockets: writes the output straight to the socket once the current callbacks are done
+    /// (see ``flush()``); nil for TLS.
+    private var flushEvent: OpaquePointer?
+    /// The watch on the output buffer that schedules ``flushEvent``.
+    private var outputWatch: OpaquePointer?
+    private var flushScheduled = false
+    /// The bufferevent's write event is enabled: a direct write left bytes the socket would not take.
+    private var writeArmed = false
     /// Requests completed on this connection.
     var served = 0
     /// A request head arrived and its answer is not counted yet (see ClientConnection+Metrics).
@@ -92,8 +100,14 @@ final class ClientConnection: LoopResource {
         _ = bufferevent_set_max_single_read(bev, buffers.maxSingleIO)
         _ = bufferevent_set_max_single_write(bev, buffers.maxSingleIO)
         if tls == nil {
-            // The bufferevent writes; reading is ours, in large reads (see SocketReader).
-            _ = bufferevent_enable(bev, ev(EV_WRITE))
+            // Reading is ours, in large reads (see SocketReader). So is the first write of an answer: an
+            // enabled write event costs two epoll_ctl calls and a wake-up per response, so it stays off while
+            // the socket takes everything, and the bufferevent writes only what a direct write left.
+            flushEvent = event_new(base, -1, 0, { _, _, context in
+                withExtendedLifetime(client(context)) { $0.flush() }
+            }, ref.toOpaque())
+            outputWatch = evbuffer_add_cb(bufferevent_get_output(bev), clientOutputCB, ref.toOpaque())
+            _ = bufferevent_disable(bev, ev(EV_WRITE))  // a new bufferevent starts with writing enabled
             let reader = SocketReader(
                 base: base, descriptor: descriptor, input: bufferevent_get_input(bev),
                 highWater: buffers.readHighWater, maxRead: buffers.maxSingleIO
@@ -175,6 +189,46 @@ final class ClientConnection: LoopResource {
         case .response: break  // pipelined bytes wait until the response is done
         case .closing: EvBuffer.drain(input, EvBuffer.length(input))
         }
+    }
+
+    /// Bytes were added to a plain socket's output: write them once the current callbacks are done.
+    fileprivate func outputGrew() {
+        guard !writeArmed, !flushScheduled, let flushEvent else { return }
+        flushScheduled = true
+        event_active(flushEvent, 0, 0)
+    }
+
+    /// Writes a plain socket's output directly; what the socket does not take, the bufferevent writes when
+    /// the socket is writable (and calls ``writeDrained()`` once it is all out).
+    private func flush() {
+        flushScheduled = false
+        guard let bev, !writeArmed, let output = bufferevent_get_output(bev), EvBuffer.length(output) > 0 else {
+            return
+        }
+        // libevent freezes the start of a bufferevent's output except while the bufferevent itself writes.
+        _ = evbuffer_unfreeze(output, 1)
+        let written = evbuffer_write_atmost(output, bufferevent_getfd(bev), settings.buffers.maxSingleIO)
+        let code = written < 0 ? errno : 0  // before anything else can change errno
+        _ = evbuffer_freeze(output, 1)
+        if written < 0, code != EAGAIN, code != EINTR {
+            event(Int16(BEV_EVENT_WRITING | BEV_EVENT_ERROR))
+            return
+        }
+        if EvBuffer.length(output) > 0 {
+            writeArmed = true
+            _ = bufferevent_enable(bev, ev(EV_WRITE))
+        } else {
+            drained()
+        }
+    }
+
+    /// The bufferevent wrote the output out: back to direct writes (plain sockets), then ``drained()``.
+    fileprivate func writeDrained() {
+        if writeArmed, let bev, EvBuffer.length(output) == 0 {
+            writeArmed = false
+            _ = bufferevent_disable(bev, ev(EV_WRITE))
+        }
+        drained()
     }
 
     fileprivate func drained() {
@@ -273,6 +327,14 @@ final class ClientConnection: LoopResource {
         }
         reader?.close()
         reader = nil
+        if let outputWatch {
+            _ = evbuffer_remove_cb_entry(bufferevent_get_output(bev), outputWatch)
+            self.outputWatch = nil
+        }
+        if let flushEvent {
+            event_free(flushEvent)
+            self.flushEvent = nil
+        }
         // As for upstream connections: OpenSSL only keeps a session resumable (TLS 1.2 session ids) when the
         // SSL object was shut down; libevent frees it without, so record the shutdown unless TLS failed.
         if isTLS, !tlsFailed, let ssl = bufferevent_openssl_get_ssl(bev) {
@@ -299,7 +361,11 @@ private let clientReadCB: bufferevent_data_cb = { _, context in
     withExtendedLifetime(client(context)) { $0.readable() }
 }
 private let clientWriteCB: bufferevent_data_cb = { _, context in
-    withExtendedLifetime(client(context)) { $0.drained() }
+    withExtendedLifetime(client(context)) { $0.writeDrained() }
+}
+private let clientOutputCB: evbuffer_cb_func = { _, info, context in
+    guard let info, info.pointee.n_added > 0 else { return }
+    client(context).outputGrew()
 }
 private let clientEventCB: bufferevent_event_cb = { _, what, context in
     withExtendedLifetime(client(context)) { $0.event(what) }
