@@ -11,6 +11,8 @@ enum ProcessSockets {
         var localPort: UInt16
         var remotePort: UInt16
         var state: String
+        /// The socket's inode: the same socket keeps it, a new one gets another.
+        var inode: String
         var description: String { ":\(localPort) -> :\(remotePort) state \(state)" }
     }
 
@@ -55,7 +57,7 @@ enum ProcessSockets {
         return text.split(separator: "\n").dropFirst().compactMap { line in
             let columns = line.split(separator: " ", omittingEmptySubsequences: true)
             guard columns.count > 9, let local = port(columns[1]), let remote = port(columns[2]) else { return nil }
-            return (String(columns[9]), Entry(localPort: local, remotePort: remote, state: String(columns[3])))
+            return (String(columns[9]), Entry(localPort: local, remotePort: remote, state: String(columns[3]), inode: String(columns[9])))
         }
     }
 
