@@ -48,7 +48,16 @@ enum FieldValueList {
 
     /// ASCII-lowercased string of token bytes.
     static func lowercased(_ bytes: ArraySlice<UInt8>) -> String {
-        String(decoding: bytes.lazy.map(ByteClass.lowercased), as: UTF8.self)
+        // Token bytes are ASCII: written straight into the String's storage (a lazy map through
+        // `String(decoding:)` cost about 1.7 k instructions, a dynamic cast included).
+        String(unsafeUninitializedCapacity: bytes.count) { out in
+            var index = 0
+            for byte in bytes {
+                out[index] = ByteClass.lowercased(byte)
+                index += 1
+            }
+            return index
+        }
     }
 
     /// The single Content-Length of `values` (one per field line), or nil when there is none.

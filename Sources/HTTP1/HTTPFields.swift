@@ -67,9 +67,11 @@ public struct HTTPFields: Sendable {
     /// The values of every field named `name`, in order.
     /// - Parameter name: The field name.
     public func values(named name: String) -> [String] {
-        entries.filter { nameMatches($0, name) }.map {
-            String(decoding: storage[$0.valueStart..<$0.valueEnd], as: UTF8.self)
+        var values: [String] = []
+        for entry in entries where nameMatches(entry, name) {
+            values.append(String(decoding: storage[entry.valueStart..<entry.valueEnd], as: UTF8.self))
         }
+        return values
     }
 
     /// How many field lines are named `name`.
@@ -90,8 +92,16 @@ public struct HTTPFields: Sendable {
 
     /// The value bytes of every field named `name`, in order, without copying.
     func valueSlices(named name: String) -> [ArraySlice<UInt8>] {
-        entries.filter { nameMatches($0, name) }.map { storage[$0.valueStart..<$0.valueEnd] }
+        var values: [ArraySlice<UInt8>] = []  // one allocation, and none for an absent field
+        for entry in entries where nameMatches(entry, name) {
+            values.append(storage[entry.valueStart..<entry.valueEnd])
+        }
+        return values
     }
+
+    /// The bytes the fields are stored in: at least what ``write(into:removing:)`` writes for them, less the
+    /// four bytes of `": "` and CRLF per field (an estimate for reserving capacity).
+    var byteCount: Int { storage.count + 4 * entries.count }
 
     /// Calls `body` with the name bytes of field `index`, as received, without making a String.
     package func withNameBytes<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {

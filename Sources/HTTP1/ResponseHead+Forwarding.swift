@@ -20,18 +20,26 @@ extension ResponseHead {
         removing: Set<String> = [],
         adding: [HTTPField] = []
     ) {
+        // One allocation for the whole head: the received bytes bound the kept ones.
+        buffer.reserveCapacity(buffer.count + fields.byteCount + reasonBytes.count + 32 + 64 * adding.count)
         (version ?? self.version).write(into: &buffer)
         buffer.append(ByteClass.sp)
-        buffer.append(contentsOf: [
-            UInt8(status / 100) + 0x30, UInt8(status / 10 % 10) + 0x30, UInt8(status % 10) + 0x30,
-        ])
+        buffer.append(UInt8(status / 100) + 0x30)
+        buffer.append(UInt8(status / 10 % 10) + 0x30)
+        buffer.append(UInt8(status % 10) + 0x30)
         buffer.append(ByteClass.sp)
-        buffer.append(contentsOf: reasonBytes.filter { ByteClass.isFieldVChar($0) || ByteClass.isWhitespace($0) })
-        buffer.append(contentsOf: HTTP1.crlf)
+        if reasonBytes.allSatisfy({ ByteClass.isFieldVChar($0) || ByteClass.isWhitespace($0) }) {
+            buffer.append(contentsOf: reasonBytes)
+        } else {
+            buffer.append(contentsOf: reasonBytes.filter { ByteClass.isFieldVChar($0) || ByteClass.isWhitespace($0) })
+        }
+        buffer.append(ByteClass.cr)
+        buffer.append(ByteClass.lf)
         fields.write(into: &buffer, removing: removing)
         for field in adding {
             field.write(into: &buffer)
         }
-        buffer.append(contentsOf: HTTP1.crlf)
+        buffer.append(ByteClass.cr)
+        buffer.append(ByteClass.lf)
     }
 }

@@ -27,13 +27,15 @@ public struct Boundary: Sendable, Hashable, CustomStringConvertible {
 
     /// A boundary from `generator` (tests inject a seeded generator; production uses ``random()``).
     public static func random(using generator: inout some RandomNumberGenerator) -> Boundary {
-        let hex = Array("0123456789abcdef".utf8)
-        var bytes = Array("partgate-".utf8)
-        bytes.reserveCapacity(bytes.count + 32)
+        let hex: StaticString = "0123456789abcdef"
+        let prefix: StaticString = "partgate-"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(prefix.utf8CodeUnitCount + 32)
+        prefix.withUTF8Buffer { bytes.append(contentsOf: $0) }
         for _ in 0..<2 {
             let word = generator.next() as UInt64
             for shift in stride(from: 60, through: 0, by: -4) {
-                bytes.append(hex[Int((word >> UInt64(shift)) & 0xF)])
+                bytes.append(hex.utf8Start[Int((word >> UInt64(shift)) & 0xF)])
             }
         }
         return Boundary(validated: bytes)

@@ -12,9 +12,14 @@ public struct MultipartContentType: Sendable, Hashable {
     /// Parses a Content-Type header value.
     /// - Throws: ``MultipartError`` with the flag that fired; its offset is the index in `value`.
     public static func parse(_ value: String) throws(MultipartError) -> MultipartContentType {
-        try withRawBytes(Array(value.utf8)) { (bytes) throws(MultipartError) -> MultipartContentType in
-            try parse(bytes)
+        var value = value  // a native String is contiguous UTF-8: parsed in place, not copied into an Array
+        var outcome: Result<MultipartContentType, MultipartError>?
+        value.withUTF8 { utf8 in
+            outcome = Result { () throws(MultipartError) -> MultipartContentType in
+                try parse(UnsafeRawBufferPointer(utf8))
+            }
         }
+        return try outcome!.get()
     }
 
     /// Parses a Content-Type header value given as bytes.
@@ -35,6 +40,8 @@ public struct MultipartContentType: Sendable, Hashable {
             throw ParameterScanner.Failure(flag: .notMultipartFormData, offset: media.type.lowerBound)
         }
         var scanner = ParameterScanner(bytes, start: media.end)
+        // The usual header has one parameter: the set of seen names is made only for a second one.
+        var first: [UInt8]?
         var seen = Set<[UInt8]>()
         var boundary: Boundary?
         while let parameter = try scanner.next() {
@@ -42,8 +49,14 @@ public struct MultipartContentType: Sendable, Hashable {
             if ParameterScanner.isExtended(name) {
                 throw ParameterScanner.Failure(flag: .parameterContinuation, offset: parameter.name.lowerBound)
             }
-            guard seen.insert(name.map(HeaderSyntax.lower)).inserted else {
-                throw ParameterScanner.Failure(flag: .duplicateParameter, offset: parameter.name.lowerBound)
+            let lowered = name.map(HeaderSyntax.lower)
+            if let named = first {
+                if seen.isEmpty { seen.insert(named) }
+                guard seen.insert(lowered).inserted else {
+                    throw ParameterScanner.Failure(flag: .duplicateParameter, offset: parameter.name.lowerBound)
+                }
+            } else {
+                first = lowered
             }
             if HeaderSyntax.equalsLowercase(name, "boundary") {
                 guard let value = Boundary(bytes[parameter.value]) else {
@@ -60,9 +73,15 @@ public struct MultipartContentType: Sendable, Hashable {
 
     /// The canonical header value for a boundary: quoted only when the boundary is not a token.
     public static func headerValue(for boundary: Boundary) -> String {
-        boundary.isToken
-            ? "multipart/form-data; boundary=\(boundary)"
-            : "multipart/form-data; boundary=\"\(boundary)\""
+        let prefix: StaticString = "multipart/form-data; boundary="
+        let quoted = !boundary.isToken
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(prefix.utf8CodeUnitCount + boundary.bytes.count + 2)
+        prefix.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        if quoted { bytes.append(UInt8(ascii: "\"")) }
+        bytes.append(contentsOf: boundary.bytes)
+        if quoted { bytes.append(UInt8(ascii: "\"")) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Creates the value for a known boundary.

@@ -16,8 +16,17 @@ public struct MultipartEncoder: Sendable {
     /// - Parameter boundary: the boundary; a fresh random one by default.
     public init(boundary: Boundary = .random()) {
         self.boundary = boundary
-        openingDelimiter = Array("--".utf8) + boundary.bytes + [13, 10]
-        nextDelimiter = [13, 10] + openingDelimiter
+        var next: [UInt8] = []
+        next.reserveCapacity(boundary.bytes.count + 6)
+        next.append(13)
+        next.append(10)
+        next.append(UInt8(ascii: "-"))
+        next.append(UInt8(ascii: "-"))
+        next.append(contentsOf: boundary.bytes)
+        next.append(13)
+        next.append(10)
+        nextDelimiter = next
+        openingDelimiter = Array(next[2...])
     }
 
     /// The request `Content-Type` value announcing this encoder's boundary.
@@ -37,9 +46,19 @@ public struct MultipartEncoder: Sendable {
 
     /// Writes the close delimiter.
     public func writeEnd(into sink: inout some ByteSink) {
-        var bytes = partsWritten == 0 ? Array("--".utf8) : Array("\r\n--".utf8)
-        bytes += boundary.bytes
-        bytes += Array("--\r\n".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(boundary.bytes.count + 8)
+        if partsWritten > 0 {
+            bytes.append(13)
+            bytes.append(10)
+        }
+        bytes.append(UInt8(ascii: "-"))
+        bytes.append(UInt8(ascii: "-"))
+        bytes.append(contentsOf: boundary.bytes)
+        bytes.append(UInt8(ascii: "-"))
+        bytes.append(UInt8(ascii: "-"))
+        bytes.append(13)
+        bytes.append(10)
         sink.write(bytes)
     }
 
@@ -63,7 +82,9 @@ public struct MultipartEncoder: Sendable {
             throw MultipartEncodingError(.unsafeName, value: part.name)
         }
         var out: [UInt8] = first ? opening : next
-        out.reserveCapacity(out.count + 64 + part.name.utf8.count + (part.filename?.utf8.count ?? 0))
+        out.reserveCapacity(
+            out.count + 64 + part.name.utf8.count + (part.filename?.utf8.count ?? 0)
+                + (part.contentType?.utf8.count ?? 0))
         out.append(contentsOf: "Content-Disposition: form-data; name=\"".utf8)
         out.append(contentsOf: part.name.utf8)
         out.append(UInt8(ascii: "\""))

@@ -23,4 +23,22 @@ struct JSONObjectWriterTests {
         #expect(parsed?["tags"] as? [String] == ["a", "\"q\""])
         #expect(JSONObjectWriter().finished == "{}")
     }
+
+    /// Every ASCII character, alone, at the start, in the middle and at the end of a run, survives a JSON
+    /// parser; characters that need no escape are written as they are.
+    @Test func everyASCIICharacterRoundTrips() throws {
+        for code in 0..<0x80 {
+            let character = String(UnicodeScalar(UInt8(code)))
+            for value in [character, character + "abc", "ab" + character + "cd", "abc" + character] {
+                var object = JSONObjectWriter()
+                object.add("v", value)
+                let text = object.finished
+                let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+                #expect(parsed?["v"] as? String == value, "code \(code): \(text)")
+                if code >= 0x20, code != 0x22, code != 0x5C, code != 0x7F {
+                    #expect(text == "{\"v\":\"\(value)\"}")
+                }
+            }
+        }
+    }
 }

@@ -139,6 +139,8 @@ struct PartEvaluator: Sendable {
     /// The essence of a canonical Content-Type (`image/png` of `image/png; x=y`), `text/plain` when absent.
     static func essence(of contentType: String?) -> String {
         guard let contentType else { return "text/plain" }
-        return String(contentType.prefix { $0 != ";" })
+        // Over UTF-8 (`;` is ASCII): a Character walk cost about 1 k instructions per part.
+        guard let semicolon = contentType.utf8.firstIndex(of: UInt8(ascii: ";")) else { return contentType }
+        return String(contentType[..<semicolon])
     }
 }

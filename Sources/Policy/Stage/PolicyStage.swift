@@ -148,6 +148,15 @@ public struct PolicyStage<Digest: PartDigest> {
             for record in shadow!.takeRecords() { wouldBe[record.index] = record }
         }
         guard enforcer.hasRecords else { return }
+        if shadow == nil {
+            // Enforcing: the records move over as they are (no per-record copy).
+            if completed.isEmpty {
+                completed = enforcer.takeRecords()
+            } else {
+                completed.append(contentsOf: enforcer.takeRecords())
+            }
+            return
+        }
         for var record in enforcer.takeRecords() {
             if shadow != nil {
                 record.reportOnly = true

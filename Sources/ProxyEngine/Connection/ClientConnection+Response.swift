@@ -162,9 +162,10 @@ extension ClientConnection: UpstreamDelegate {
         }
         var bytes: [UInt8] = []
         // The Connection options the framing parsed already (nginx sends `keep-alive` on every response).
-        let options = framing.connectionOptions.subtracting(RequestFraming.protectedFieldNames)
-        let removing = options.isSubset(of: RequestHead.standardHopByHopFieldNames)
-            ? RequestHead.standardHopByHopFieldNames : RequestHead.standardHopByHopFieldNames.union(options)
+        let removing = framing.connectionOptions.isSubset(of: RequestHead.standardHopByHopFieldNames)
+            ? RequestHead.standardHopByHopFieldNames
+            : RequestHead.standardHopByHopFieldNames.union(
+                framing.connectionOptions.subtracting(RequestFraming.protectedFieldNames))
         head.write(into: &bytes, version: .http1_1, removing: removing, adding: adding)
         EvBuffer.add(output, bytes)
         exchange.responseStarted = true

@@ -111,36 +111,45 @@ public struct JSONObjectWriter: Sendable {
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
-    /// Appends `value` as a JSON string literal, in UTF-8.
+    /// Appends `value` as a JSON string literal, in UTF-8. Runs of bytes that need no escape are copied whole.
     public static func appendString(_ value: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
             var start = 0
-            for (index, byte) in utf8.enumerated() {
-                let escape: StaticString
-                switch byte {
-                case UInt8(ascii: "\""): escape = "\\\""
-                case UInt8(ascii: "\\"): escape = "\\\\"
-                case UInt8(ascii: "\n"): escape = "\\n"
-                case UInt8(ascii: "\r"): escape = "\\r"
-                case UInt8(ascii: "\t"): escape = "\\t"
-                case 0..<0x20, 0x7F: escape = ""
-                default: continue
+            var index = 0
+            while index < utf8.count {
+                let byte = utf8[index]
+                if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte != 0x7F {
+                    index += 1
+                    continue
                 }
-                bytes.append(contentsOf: utf8[start..<index])
-                if escape.utf8CodeUnitCount > 0 {
-                    escape.withUTF8Buffer { bytes.append(contentsOf: $0) }
-                } else {
-                    let hex = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: Array("\\u00".utf8))
-                    bytes.append(hex[Int(byte >> 4)])
-                    bytes.append(hex[Int(byte & 0xF)])
-                }
-                start = index + 1
+                if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
+                appendEscape(byte, to: &bytes)
+                index += 1
+                start = index
             }
-            bytes.append(contentsOf: utf8[start...])
+            if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the escape of `byte` (a quote, a backslash or a control character).
+    private static func appendEscape(_ byte: UInt8, to bytes: inout [UInt8]) {
+        let escape: StaticString
+        switch byte {
+        case UInt8(ascii: "\""): escape = "\\\""
+        case UInt8(ascii: "\\"): escape = "\\\\"
+        case UInt8(ascii: "\n"): escape = "\\n"
+        case UInt8(ascii: "\r"): escape = "\\r"
+        case UInt8(ascii: "\t"): escape = "\\t"
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            let digits = hex.utf8Start
+            bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                      digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+            return
+        }
+        escape.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 }

@@ -34,6 +34,26 @@ struct JSONLogHandler: LogHandler {
         object(level: level, message: message, metadata: metadata).finished(appending: "\n")
     }
 
+    /// Writes an access line: `ts`, `level` info, `msg` access, then `method`, `route`, `status`, `target` (the
+    /// sorted order ``log(event:)`` gives the same metadata).
+    static func writeAccess(method: String, target: String, status: Int, route: String) {
+        accessLineBytes(method: method, target: target, status: status, route: route)
+            .withUnsafeBufferPointer { StandardStream.out.write($0) }
+    }
+
+    /// The bytes ``writeAccess`` writes, with the newline.
+    static func accessLineBytes(method: String, target: String, status: Int, route: String) -> [UInt8] {
+        var object = JSONObjectWriter()
+        object.add("ts", unescaped: LogTimestamp.write(into:))
+        object.add("level", Logger.Level.info.rawValue)
+        object.add("msg", "access")
+        object.add("method", method)
+        object.add("route", route)
+        object.add("status", status)
+        object.add("target", target)
+        return object.finishedBytes(appending: "\n")
+    }
+
     private static func object(level: Logger.Level, message: String, metadata: Logger.Metadata) -> JSONObjectWriter {
         var object = JSONObjectWriter()
         object.add("ts", unescaped: LogTimestamp.write(into:))
@@ -101,9 +121,24 @@ enum LogTimestamp {
     static func write(into bytes: inout [UInt8]) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
+        write(seconds: Int64(now.tv_sec), milliseconds: Int(now.tv_nsec / 1_000_000), into: &bytes)
+    }
+
+    /// Appends the 24 ASCII bytes of an instant given in seconds since 1970 (UTC), computed with the civil
+    /// calendar arithmetic of Howard Hinnant's `civil_from_days` rather than `gmtime_r` (which takes glibc's
+    /// time-zone lock on every call, shared by all worker threads).
+    static func write(seconds: Int64, milliseconds: Int, into bytes: inout [UInt8]) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = Int(seconds - days * 86_400)
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
+        let month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
+        let year = Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0))
         func put(_ value: Int, _ width: Int) {
             var divisor = 1
             for _ in 1..<width { divisor *= 10 }
@@ -112,19 +147,19 @@ enum LogTimestamp {
                 divisor /= 10
             }
         }
-        put(Int(parts.tm_year) + 1900, 4)
+        put(year, 4)
         bytes.append(UInt8(ascii: "-"))
-        put(Int(parts.tm_mon) + 1, 2)
+        put(month, 2)
         bytes.append(UInt8(ascii: "-"))
-        put(Int(parts.tm_mday), 2)
+        put(day, 2)
         bytes.append(UInt8(ascii: "T"))
-        put(Int(parts.tm_hour), 2)
+        put(secondOfDay / 3600, 2)
         bytes.append(UInt8(ascii: ":"))
-        put(Int(parts.tm_min), 2)
+        put(secondOfDay / 60 % 60, 2)
         bytes.append(UInt8(ascii: ":"))
-        put(Int(parts.tm_sec), 2)
+        put(secondOfDay % 60, 2)
         bytes.append(UInt8(ascii: "."))
-        put(Int(now.tv_nsec / 1_000_000), 3)
+        put(milliseconds, 3)
         bytes.append(UInt8(ascii: "Z"))
     }
 }

@@ -21,13 +21,36 @@ struct ServerLog: Sendable {
 
     private static let bootstrapped = NSLock()
     nonisolated(unsafe) private static var done = false
+    nonisolated(unsafe) private static var jsonLines = false
 
     private static func bootstrap(json: Bool) {
         bootstrapped.lock()
         defer { bootstrapped.unlock() }
         guard !done else { return }
         done = true
+        jsonLines = json
         LoggingSystem.bootstrap { _ in json ? JSONLogHandler() as any LogHandler : TextLogHandler() }
+    }
+
+    /// Whether the process logs JSON lines through ``JSONLogHandler`` (fixed at the first bootstrap).
+    private static var logsJSON: Bool {
+        bootstrapped.lock()
+        defer { bootstrapped.unlock() }
+        return jsonLines
+    }
+
+    /// Writes a request's access line. In JSON the line is written straight by ``JSONLogHandler/writeAccess``,
+    /// byte for byte what swift-log's path writes, without its metadata dictionary, sorting and boxing (about
+    /// 10 k instructions, 5 % of a small request).
+    private static func access(
+        _ logger: Logger, json: Bool, method: String, target: String, status: Int, route: String
+    ) {
+        if json, logger.logLevel <= .info {
+            JSONLogHandler.writeAccess(method: method, target: target, status: status, route: route)
+        } else {
+            logger.info("access", metadata: ["method": .string(method), "target": .string(target),
+                                             "status": .stringConvertible(status), "route": .string(route)])
+        }
     }
 
     /// A line at `level` with string fields.
@@ -37,11 +60,11 @@ struct ServerLog: Sendable {
 
     /// Engine events routed to the log.
     var events: EngineEvents {
-        EngineEvents(
+        let json = Self.logsJSON
+        return EngineEvents(
             onLog: { message in self.write(.warning, message) },
             onAccess: { method, target, status, route in
-                self.logger.info("access", metadata: ["method": .string(method), "target": .string(target),
-                                                      "status": .stringConvertible(status), "route": .string(route)])
+                Self.access(self.logger, json: json, method: method, target: target, status: status, route: route)
             },
             onProblem: { status, name, peer in
                 self.write(.info, "refused", [("status", .stringConvertible(status)), ("flag", .string(name)),
