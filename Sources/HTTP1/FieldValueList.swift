@@ -46,6 +46,22 @@ enum FieldValueList {
         !bytes.isEmpty && bytes.allSatisfy(ByteClass.isTChar)
     }
 
+    private static let keepAliveOption: Set<String> = ["keep-alive"]
+    private static let closeOption: Set<String> = ["close"]
+
+    /// Whether `bytes` spell `lowercase` (given in lower case), ignoring ASCII case.
+    static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        return lowercase.withUTF8Buffer { wanted in
+            var index = bytes.startIndex
+            for byte in wanted {
+                if ByteClass.lowercased(bytes[index]) != byte { return false }
+                index += 1
+            }
+            return true
+        }
+    }
+
     /// ASCII-lowercased string of token bytes.
     static func lowercased(_ bytes: ArraySlice<UInt8>) -> String {
         // Token bytes are ASCII: written straight into the String's storage (a lazy map through
@@ -109,6 +125,12 @@ enum FieldValueList {
     /// The lowercased connection options of every Connection line (empty elements skipped).
     /// - Throws: `invalid_connection` for an element that is not a token.
     static func connectionOptions(_ values: [ArraySlice<UInt8>]) throws(HTTP1Error) -> Set<String> {
+        // The usual line (`keep-alive` on nginx's every response, or `close`): a set made once, not per head.
+        if values.count == 1 {
+            let only = trimmed(values[0])
+            if equalsIgnoringCase(only, "keep-alive") { return keepAliveOption }
+            if equalsIgnoringCase(only, "close") { return closeOption }
+        }
         var options: Set<String> = []
         for element in elements(values) where !element.isEmpty {
             guard isToken(element) else {

@@ -58,9 +58,12 @@ public struct HTTPFields: Sendable {
     /// The value of the first field named `name` (ASCII case-insensitive), decoded as UTF-8.
     /// - Parameter name: The field name.
     public func first(named name: String) -> String? {
-        guard let entry = entries.first(where: { nameMatches($0, name) }) else {
-            return nil
+        var found: Entry?
+        forEachEntry(named: name) { entry in
+            found = entry
+            return false
         }
+        guard let entry = found else { return nil }
         return String(decoding: storage[entry.valueStart..<entry.valueEnd], as: UTF8.self)
     }
 
@@ -68,8 +71,9 @@ public struct HTTPFields: Sendable {
     /// - Parameter name: The field name.
     public func values(named name: String) -> [String] {
         var values: [String] = []
-        for entry in entries where nameMatches(entry, name) {
+        forEachEntry(named: name) { entry in
             values.append(String(decoding: storage[entry.valueStart..<entry.valueEnd], as: UTF8.self))
+            return true
         }
         return values
     }
@@ -78,8 +82,9 @@ public struct HTTPFields: Sendable {
     /// - Parameter name: The field name.
     public func count(named name: String) -> Int {
         var count = 0
-        for entry in entries where nameMatches(entry, name) {
+        forEachEntry(named: name) { _ in
             count += 1
+            return true
         }
         return count
     }
@@ -87,16 +92,44 @@ public struct HTTPFields: Sendable {
     /// Whether at least one field line is named `name`.
     /// - Parameter name: The field name.
     public func contains(named name: String) -> Bool {
-        entries.contains { nameMatches($0, name) }
+        var found = false
+        forEachEntry(named: name) { _ in
+            found = true
+            return false
+        }
+        return found
     }
 
     /// The value bytes of every field named `name`, in order, without copying.
     func valueSlices(named name: String) -> [ArraySlice<UInt8>] {
         var values: [ArraySlice<UInt8>] = []  // one allocation, and none for an absent field
-        for entry in entries where nameMatches(entry, name) {
+        forEachEntry(named: name) { entry in
             values.append(storage[entry.valueStart..<entry.valueEnd])
+            return true
         }
         return values
+    }
+
+    /// Calls `body` with each entry named `name` (ASCII case ignored), in order, while it returns true. The name's
+    /// bytes and the storage are reached once per call, not once per entry.
+    private func forEachEntry(named name: String, _ body: (Entry) -> Bool) {
+        var name = name
+        name.withUTF8 { wanted in
+            storage.withUnsafeBufferPointer { stored in
+                for entry in entries where entry.nameEnd - entry.nameStart == wanted.count {
+                    var index = entry.nameStart
+                    var matches = true
+                    for byte in wanted {
+                        if ByteClass.lowercased(stored[index]) != ByteClass.lowercased(byte) {
+                            matches = false
+                            break
+                        }
+                        index += 1
+                    }
+                    if matches, !body(entry) { return }
+                }
+            }
+        }
     }
 
     /// The bytes the fields are stored in: at least what ``write(into:removing:)`` writes for them, less the

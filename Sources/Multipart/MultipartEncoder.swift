@@ -78,32 +78,32 @@ public struct MultipartEncoder: Sendable {
         _ part: PartHead, first: Bool, opening: [UInt8], next: [UInt8]
     ) throws(MultipartEncodingError) -> [UInt8] {
         guard !part.name.isEmpty else { throw MultipartEncodingError(.emptyName, value: part.name) }
-        guard UnsafeName.isSafe(part.name), !part.name.utf8.contains(where: HeaderSyntax.isControl) else {
-            throw MultipartEncodingError(.unsafeName, value: part.name)
+        guard Self.isEncodable(part.name) else { throw MultipartEncodingError(.unsafeName, value: part.name) }
+        if let filename = part.filename, !Self.isEncodable(filename) {
+            throw MultipartEncodingError(.unsafeFilename, value: filename)
+        }
+        if let contentType = part.contentType, contentType.isEmpty || Self.hasControl(contentType) {
+            throw MultipartEncodingError(.invalidHeaderValue, value: contentType)
         }
         var out: [UInt8] = first ? opening : next
         out.reserveCapacity(
             out.count + 64 + part.name.utf8.count + (part.filename?.utf8.count ?? 0)
                 + (part.contentType?.utf8.count ?? 0))
-        out.append(contentsOf: "Content-Disposition: form-data; name=\"".utf8)
-        out.append(contentsOf: part.name.utf8)
+        Self.appendLiteral("Content-Disposition: form-data; name=\"", to: &out)
+        Self.append(part.name, to: &out)
         out.append(UInt8(ascii: "\""))
         if let filename = part.filename {
-            guard UnsafeName.isSafe(filename), !filename.utf8.contains(where: HeaderSyntax.isControl) else {
-                throw MultipartEncodingError(.unsafeFilename, value: filename)
-            }
-            out.append(contentsOf: "; filename=\"".utf8)
-            out.append(contentsOf: filename.utf8)
+            Self.appendLiteral("; filename=\"", to: &out)
+            Self.append(filename, to: &out)
             out.append(UInt8(ascii: "\""))
         }
-        out.append(contentsOf: Self.crlf)
+        out.append(13)
+        out.append(10)
         if let contentType = part.contentType {
-            guard !contentType.isEmpty, !contentType.utf8.contains(where: HeaderSyntax.isControl) else {
-                throw MultipartEncodingError(.invalidHeaderValue, value: contentType)
-            }
-            out.append(contentsOf: "Content-Type: ".utf8)
-            out.append(contentsOf: contentType.utf8)
-            out.append(contentsOf: Self.crlf)
+            Self.appendLiteral("Content-Type: ", to: &out)
+            Self.append(contentType, to: &out)
+            out.append(13)
+            out.append(10)
         }
         for header in part.headers {
             guard !header.name.isEmpty, header.name.utf8.allSatisfy(HeaderSyntax.isTokenChar),
@@ -124,6 +124,32 @@ public struct MultipartEncoder: Sendable {
     }
 
     private static let crlf: [UInt8] = [13, 10]
+
+    /// Whether a name or filename can be written inside a quoted-string: none of the unsafe sequences, no
+    /// control character. Checked over the String's contiguous UTF-8, not its UTF-8 view byte by byte.
+    private static func isEncodable(_ value: String) -> Bool {
+        var value = value
+        return value.withUTF8 { utf8 in
+            UnsafeName.isSafe(UnsafeRawBufferPointer(utf8)) && !utf8.contains(where: HeaderSyntax.isControl)
+        }
+    }
+
+    /// Whether `value` holds a control character.
+    private static func hasControl(_ value: String) -> Bool {
+        var value = value
+        return value.withUTF8 { $0.contains(where: HeaderSyntax.isControl) }
+    }
+
+    /// Appends a String's UTF-8 in one copy.
+    private static func append(_ value: String, to out: inout [UInt8]) {
+        var value = value
+        value.withUTF8 { out.append(contentsOf: $0) }
+    }
+
+    /// Appends a literal's bytes.
+    private static func appendLiteral(_ literal: StaticString, to out: inout [UInt8]) {
+        literal.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
 
     /// Header names the encoder writes itself (or never): a kept header may not use them.
     static let reservedFieldNames: Set<String> = ["content-disposition", "content-type", "content-transfer-encoding"]

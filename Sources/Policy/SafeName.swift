@@ -37,6 +37,49 @@ public enum SafeName {
     /// - Returns: a filename without path components, `..`, control characters or unsafe characters.
     public static func sanitizeFilename(_ filename: String, maxBytes: Int = maxFilenameBytes) -> String {
         guard !filename.isEmpty else { return "" }
+        if isPlainFilename(filename, maxBytes: maxBytes) { return filename }
+        return sanitizedFilename(filename, maxBytes: maxBytes)
+    }
+
+    /// Whether `filename` is one the full sanitiser returns unchanged, decided over its UTF-8 in one pass: only
+    /// ASCII letters, digits and `-_. ()+,`, no `..`, no dot or space at either end, no device-name prefix, at
+    /// most `maxBytes` long. (The usual upload's filename; the scalar-array path cost ~3 k instructions.)
+    static func isPlainFilename(_ filename: String, maxBytes: Int) -> Bool {
+        var filename = filename
+        return filename.withUTF8 { bytes in
+            guard !bytes.isEmpty, bytes.count <= maxBytes else { return false }
+            var previous: UInt8 = 0
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: " "),
+                    UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "+"), UInt8(ascii: ","):
+                    break
+                case UInt8(ascii: "."):
+                    if previous == UInt8(ascii: ".") { return false }
+                default:
+                    return false
+                }
+                previous = byte
+            }
+            let first = bytes[0]
+            let last = bytes[bytes.count - 1]
+            if first == UInt8(ascii: ".") || first == UInt8(ascii: " ") || last == UInt8(ascii: ".")
+                || last == UInt8(ascii: " ")
+            {
+                return false
+            }
+            if bytes.count >= 3 {
+                let prefix = UInt32(bytes[0] & 0xDF) << 16 | UInt32(bytes[1] & 0xDF) << 8 | UInt32(bytes[2] & 0xDF)
+                if devicePrefixes.contains(prefix) { return false }
+            }
+            return true
+        }
+    }
+
+    /// ``sanitizeFilename(_:maxBytes:)`` over Unicode scalars, for every filename.
+    static func sanitizedFilename(_ filename: String, maxBytes: Int) -> String {
+        guard !filename.isEmpty else { return "" }
         var scalars = Array(filename.unicodeScalars)
         if let separator = scalars.lastIndex(where: { $0 == "/" || $0 == "\\" }) {
             scalars.removeSubrange(...separator)

@@ -101,6 +101,13 @@ import Testing
         #expect(try framing("Connection: Keep-Alive\r\n", version: "HTTP/1.0").get().keepAlive)
         #expect(try !framing("Connection: keep-alive, close\r\n", version: "HTTP/1.0").get().keepAlive)
         #expect(try framing("Connection: ,, keep-alive ,\r\n").get().connectionOptions == ["keep-alive"])
+        // One option alone takes the shared-set path; look-alikes do not.
+        #expect(try framing("Connection: Keep-Alive\r\n").get().connectionOptions == ["keep-alive"])
+        #expect(try framing("Connection: CLOSE\r\n").get().connectionOptions == ["close"])
+        #expect(try framing("Connection: keep-alivE2\r\n").get().connectionOptions == ["keep-alive2"])
+        #expect(try framing("Connection: clos\r\n").get().connectionOptions == ["clos"])
+        #expect(try framing("Connection: close\r\nConnection: keep-alive\r\n").get().connectionOptions
+            == ["close", "keep-alive"])
     }
 
     @Test func expectContinue() throws {

@@ -33,7 +33,11 @@ public struct RouteConfiguration: Sendable, Hashable {
     /// when it has none.
     public var otherBodies: OtherBodiesAction
     /// The `charset=` values allowed on text parts, lower case (`charsets:`, default `[utf-8, us-ascii]`).
-    public var charsets: [String]
+    public var charsets: [String] {
+        didSet { allowedCharsets = Set(charsets.map { $0.lowercased() }) }
+    }
+    /// ``charsets`` lowercased, as a set: made once per route, not for every request.
+    public private(set) var allowedCharsets: Set<String>
     /// What happens to filenames with path separators, `..`, drive letters or control characters
     /// (`unsafe_filenames:`, default `sanitize`).
     public var unsafeFilenames: UnsafeFilenameAction
@@ -96,6 +100,7 @@ public struct RouteConfiguration: Sendable, Hashable {
         self.defaultAction = defaultAction
         self.otherBodies = otherBodies ?? (rules.isEmpty ? .pass : .reject)
         self.charsets = charsets
+        self.allowedCharsets = Set(charsets.map { $0.lowercased() })
         self.unsafeFilenames = unsafeFilenames
         self.limits = limits
         self.rules = rules

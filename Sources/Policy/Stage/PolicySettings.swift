@@ -12,7 +12,7 @@ struct PolicySettings: Sendable {
     init(route: RouteConfiguration) {
         rules = route.rules
         defaultAction = route.defaultAction
-        charsets = Set(route.charsets.map { $0.lowercased() })
+        charsets = route.allowedCharsets
         unsafeFilenames = route.unsafeFilenames
     }
 

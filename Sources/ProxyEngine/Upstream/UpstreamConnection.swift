@@ -24,8 +24,8 @@ final class UpstreamConnection: LoopResource {
     private var ssl: OpaquePointer?
     private var selfRef: Unmanaged<UpstreamConnection>?
     weak var delegate: (any UpstreamDelegate)?
-    /// Called when the pool must drop this connection (it closed while idle).
-    var onIdleClose: ((UpstreamConnection) -> Void)?
+    /// The pool holding this connection while it is idle; told when the connection closes there.
+    weak var idlePool: UpstreamPool?
     private(set) var connected = false
     /// Requests this connection carried (for logs and reuse tests).
     var requests = 0
@@ -199,7 +199,7 @@ final class UpstreamConnection: LoopResource {
         if let delegate {
             delegate.upstreamClosed(self, reason: reason, timedOut: timedOut)
         } else {
-            onIdleClose?(self)
+            idlePool?.remove(self)
         }
         close()
     }

@@ -16,7 +16,7 @@ final class UpstreamPool {
         while let connection = idle[name]?.popLast() {
             connection.metrics?.idleConnections.decrement()
             if connection.bev != nil {
-                connection.onIdleClose = nil
+                connection.idlePool = nil
                 connection.setTimeouts(nil)
                 return connection
             }
@@ -35,13 +35,18 @@ final class UpstreamPool {
         }
         connection.delegate = nil
         connection.setTimeouts(idleTimeout)
-        connection.onIdleClose = { [weak self] closed in
-            guard let self, let index = self.idle[name]?.firstIndex(where: { $0 === closed }) else { return }
-            self.idle[name]?.remove(at: index)
-            closed.metrics?.idleConnections.decrement()
-        }
+        connection.idlePool = self
         idle[name, default: []].append(connection)
         connection.metrics?.idleConnections.increment()
+    }
+
+    /// Drops an idle connection that closed (the upstream ended it, or its idle timeout fired).
+    func remove(_ closed: UpstreamConnection) {
+        closed.idlePool = nil
+        let name = closed.settings.name
+        guard let index = idle[name]?.firstIndex(where: { $0 === closed }) else { return }
+        idle[name]?.remove(at: index)
+        closed.metrics?.idleConnections.decrement()
     }
 
     /// Idle connections held, all upstreams.

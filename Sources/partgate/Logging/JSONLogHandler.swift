@@ -41,17 +41,25 @@ struct JSONLogHandler: LogHandler {
             .withUnsafeBufferPointer { StandardStream.out.write($0) }
     }
 
-    /// The bytes ``writeAccess`` writes, with the newline.
+    /// The bytes ``writeAccess`` writes, with the newline: the fixed parts are literals copied whole, the values
+    /// escaped by ``JSONObjectWriter/appendString(_:to:)``.
     static func accessLineBytes(method: String, target: String, status: Int, route: String) -> [UInt8] {
-        var object = JSONObjectWriter()
-        object.add("ts", unescaped: LogTimestamp.write(into:))
-        object.add("level", Logger.Level.info.rawValue)
-        object.add("msg", "access")
-        object.add("method", method)
-        object.add("route", route)
-        object.add("status", status)
-        object.add("target", target)
-        return object.finishedBytes(appending: "\n")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(96 + method.utf8.count + target.utf8.count + route.utf8.count)
+        func literal(_ text: StaticString) { text.withUTF8Buffer { bytes.append(contentsOf: $0) } }
+        literal("{\"ts\":\"")
+        LogTimestamp.write(into: &bytes)
+        literal("\",\"level\":\"info\",\"msg\":\"access\",\"method\":")
+        JSONObjectWriter.appendString(method, to: &bytes)
+        literal(",\"route\":")
+        JSONObjectWriter.appendString(route, to: &bytes)
+        literal(",\"status\":")
+        var digits = String(status)
+        digits.withUTF8 { bytes.append(contentsOf: $0) }
+        literal(",\"target\":")
+        JSONObjectWriter.appendString(target, to: &bytes)
+        literal("}\n")
+        return bytes
     }
 
     private static func object(level: Logger.Level, message: String, metadata: Logger.Metadata) -> JSONObjectWriter {
@@ -139,27 +147,26 @@ enum LogTimestamp {
         let day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
         let month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
         let year = Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0))
-        func put(_ value: Int, _ width: Int) {
-            var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
-            while divisor > 0 {
-                bytes.append(UInt8(truncatingIfNeeded: 0x30 + value / divisor % 10))
-                divisor /= 10
-            }
+        func two(_ value: Int) {
+            bytes.append(UInt8(truncatingIfNeeded: 0x30 + value / 10 % 10))
+            bytes.append(UInt8(truncatingIfNeeded: 0x30 + value % 10))
         }
-        put(year, 4)
+        bytes.reserveCapacity(bytes.count + 24)
+        two(year / 100)
+        two(year)
         bytes.append(UInt8(ascii: "-"))
-        put(month, 2)
+        two(month)
         bytes.append(UInt8(ascii: "-"))
-        put(day, 2)
+        two(day)
         bytes.append(UInt8(ascii: "T"))
-        put(secondOfDay / 3600, 2)
+        two(secondOfDay / 3600)
         bytes.append(UInt8(ascii: ":"))
-        put(secondOfDay / 60 % 60, 2)
+        two(secondOfDay / 60 % 60)
         bytes.append(UInt8(ascii: ":"))
-        put(secondOfDay % 60, 2)
+        two(secondOfDay % 60)
         bytes.append(UInt8(ascii: "."))
-        put(milliseconds, 3)
+        bytes.append(UInt8(truncatingIfNeeded: 0x30 + milliseconds / 100 % 10))
+        two(milliseconds)
         bytes.append(UInt8(ascii: "Z"))
     }
 }

@@ -98,6 +98,34 @@ struct SafeNameTests {
         #expect(SafeName.sanitizeFieldName(input) == expected)
         #expect(SafeName.isEncodable(SafeName.sanitizeFieldName(input)))
     }
+
+    /// The one-pass plain-filename check never changes the result: wherever it answers "unchanged", the full
+    /// scalar sanitiser returns the filename as it is. Filenames are drawn from an alphabet that mixes the plain
+    /// bytes with dots, spaces, device names and unsafe characters.
+    @Test func plainFilenameFastPathAgreesWithTheFullSanitiser() {
+        let pieces = ["a", "Z", "0", "-", "_", " ", "(", ")", "+", ",", ".", "..", "CON", "con", "Lpt1", "nul",
+                      "aux.", "com9", "&#", "=", "name", "%22", ":", "/", "\\", "é", "\u{202E}", "x.png"]
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        var fast = 0
+        for _ in 0..<20_000 {
+            var name = ""
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let length = Int(state >> 60) + 1
+            for _ in 0..<length {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                name += pieces[Int(state >> 33) % pieces.count]
+            }
+            for maxBytes in [8, SafeName.maxFilenameBytes] {
+                let full = SafeName.sanitizedFilename(name, maxBytes: maxBytes)
+                if SafeName.isPlainFilename(name, maxBytes: maxBytes) {
+                    fast += 1
+                    #expect(full == name, "\(name.debugDescription) (max \(maxBytes))")
+                }
+                #expect(SafeName.sanitizeFilename(name, maxBytes: maxBytes) == full)
+            }
+        }
+        #expect(fast > 1000)  // the fast path is exercised, not just the fallback
+    }
 }
 
 /// A small deterministic generator for property tests.
@@ -113,4 +141,5 @@ struct SplitMix: RandomNumberGenerator {
         value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
         return value ^ (value >> 31)
     }
+
 }
