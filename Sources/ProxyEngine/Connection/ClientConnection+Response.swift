@@ -170,7 +170,7 @@ extension ClientConnection: UpstreamDelegate {
         EvBuffer.add(output, bytes)
         exchange.responseStarted = true
         exchange.responseDecoder = BodyDecoder(framing: framing.body)
-        worker.events.access(exchange.head.method, exchange.head.target.string, head.status, exchange.route.name)
+        worker.access(exchange.head.method, exchange.head.target.string, head.status, exchange.route.name)
         return true
     }
 

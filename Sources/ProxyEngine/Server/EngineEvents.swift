@@ -13,6 +13,10 @@ public struct EngineEvents: Sendable {
     public var onProblem: @Sendable (Int, String, String) -> Void
     /// A `report_only: true` route forwarded a request its policy refuses (`other_bodies: reject`).
     public var onWouldRefuse: @Sendable (ReportOnlyRefusal) -> Void
+    /// When set, used instead of ``onAccess``: appends a response's access line (method, target, status,
+    /// route, with its newline) to the worker's batch, which the worker writes to standard output in one
+    /// `write` once the loop's current callbacks end (``AccessLineBatch``).
+    public var appendAccessLine: (@Sendable (String, String, Int, String, inout [UInt8]) -> Void)?
 
     public init(
         onLog: @escaping @Sendable (String) -> Void = { _ in },

@@ -29,6 +29,19 @@ final class Worker: @unchecked Sendable {
         return String(value & 0xFFFF_FFFF, radix: 16)
     }()
 
+    /// Access lines waiting for the end of the loop turn (when the events batch them).
+    private lazy var accessLines = AccessLineBatch(base: loop.base, descriptor: 1)
+
+    /// Reports a response's access line: into the batch when the events provide the line's bytes, else
+    /// through ``EngineEvents/onAccess``.
+    func access(_ method: String, _ target: String, _ status: Int, _ route: String) {
+        if let append = events.appendAccessLine {
+            accessLines.append { append(method, target, status, route, &$0) }
+        } else {
+            events.access(method, target, status, route)
+        }
+    }
+
     /// A request id for access and audit lines: the worker's random prefix and a counter.
     func nextRequestID() -> String {
         requestCounter += 1
@@ -112,6 +125,7 @@ final class Worker: @unchecked Sendable {
     /// Runs the loop on the calling thread until stopped; closes what is left.
     func run() {
         loop.run()
+        if events.appendAccessLine != nil { accessLines.close() }
         pool.closeAll()
         if let drainTimer {
             event_free(drainTimer)

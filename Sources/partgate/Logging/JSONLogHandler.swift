@@ -34,18 +34,18 @@ struct JSONLogHandler: LogHandler {
         object(level: level, message: message, metadata: metadata).finished(appending: "\n")
     }
 
-    /// Writes an access line: `ts`, `level` info, `msg` access, then `method`, `route`, `status`, `target` (the
-    /// sorted order ``log(event:)`` gives the same metadata).
-    static func writeAccess(method: String, target: String, status: Int, route: String) {
-        accessLineBytes(method: method, target: target, status: status, route: route)
-            .withUnsafeBufferPointer { StandardStream.out.write($0) }
-    }
-
-    /// The bytes ``writeAccess`` writes, with the newline: the fixed parts are literals copied whole, the values
-    /// escaped by ``JSONObjectWriter/appendString(_:to:)``.
+    /// The access line ``log(event:)`` writes for the same metadata (with its newline): `ts`, `level` info, `msg`
+    /// access, then `method`, `route`, `status`, `target`.
     static func accessLineBytes(method: String, target: String, status: Int, route: String) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(96 + method.utf8.count + target.utf8.count + route.utf8.count)
+        appendAccessLine(method: method, target: target, status: status, route: route, into: &bytes)
+        return bytes
+    }
+
+    /// Appends ``accessLineBytes(method:target:status:route:)``: the fixed parts are literals copied whole, the
+    /// values escaped by ``JSONObjectWriter/appendString(_:to:)``.
+    static func appendAccessLine(method: String, target: String, status: Int, route: String, into bytes: inout [UInt8]) {
+        bytes.reserveCapacity(bytes.count + 96 + method.utf8.count + target.utf8.count + route.utf8.count)
         func literal(_ text: StaticString) { text.withUTF8Buffer { bytes.append(contentsOf: $0) } }
         literal("{\"ts\":\"")
         LogTimestamp.write(into: &bytes)
@@ -59,7 +59,6 @@ struct JSONLogHandler: LogHandler {
         literal(",\"target\":")
         JSONObjectWriter.appendString(target, to: &bytes)
         literal("}\n")
-        return bytes
     }
 
     private static func object(level: Logger.Level, message: String, metadata: Logger.Metadata) -> JSONObjectWriter {

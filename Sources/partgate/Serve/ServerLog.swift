@@ -39,32 +39,23 @@ struct ServerLog: Sendable {
         return jsonLines
     }
 
-    /// Writes a request's access line. In JSON the line is written straight by ``JSONLogHandler/writeAccess``,
-    /// byte for byte what swift-log's path writes, without its metadata dictionary, sorting and boxing (about
-    /// 10 k instructions, 5 % of a small request).
-    private static func access(
-        _ logger: Logger, json: Bool, method: String, target: String, status: Int, route: String
-    ) {
-        if json, logger.logLevel <= .info {
-            JSONLogHandler.writeAccess(method: method, target: target, status: status, route: route)
-        } else {
-            logger.info("access", metadata: ["method": .string(method), "target": .string(target),
-                                             "status": .stringConvertible(status), "route": .string(route)])
-        }
-    }
-
     /// A line at `level` with string fields.
     func write(_ level: Logger.Level, _ message: String, _ fields: [(String, Logger.Metadata.Value)] = []) {
         logger.log(level: level, "\(message)", metadata: Dictionary(fields, uniquingKeysWith: { _, new in new }))
     }
 
     /// Engine events routed to the log.
+    ///
+    /// In JSON at level info or below, access lines are made straight as bytes by
+    /// ``JSONLogHandler/appendAccessLine(method:target:status:route:into:)``, byte for byte the line swift-log's
+    /// path writes, without its metadata dictionary, sorting and boxing; each worker writes them in batches, one
+    /// `write` per loop turn.
     var events: EngineEvents {
-        let json = Self.logsJSON
-        return EngineEvents(
+        var events = EngineEvents(
             onLog: { message in self.write(.warning, message) },
             onAccess: { method, target, status, route in
-                Self.access(self.logger, json: json, method: method, target: target, status: status, route: route)
+                self.logger.info("access", metadata: ["method": .string(method), "target": .string(target),
+                                                      "status": .stringConvertible(status), "route": .string(route)])
             },
             onProblem: { status, name, peer in
                 self.write(.info, "refused", [("status", .stringConvertible(status)), ("flag", .string(name)),
@@ -72,6 +63,13 @@ struct ServerLog: Sendable {
             },
             onAudit: { record, route, request in self.audit(record, route: route, request: request) },
             onWouldRefuse: { refusal in self.logger.info("would_refuse", metadata: Self.wouldRefuseFields(refusal)) })
+        if Self.logsJSON, logger.logLevel <= .info {
+            events.appendAccessLine = { method, target, status, route, bytes in
+                JSONLogHandler.appendAccessLine(method: method, target: target, status: status, route: route,
+                                                into: &bytes)
+            }
+        }
+        return events
     }
 
     /// The line for a request a `report_only: true` route forwarded although its policy refuses it, as `serve`
