@@ -33,8 +33,10 @@ package func makeBodyRewriter(
     uuid: @escaping @Sendable () -> String = RandomUUID.make
 ) -> any BodyRewriter {
     digests
-        ? DigestingPolicyRewriter(parser: parser, route: route, auditDetail: true, boundary: boundary, uuid: uuid)
-        : PolicyRewriter(parser: parser, route: route, auditDetail: false, boundary: boundary, uuid: uuid)
+        ? DigestingPolicyRewriter(
+            pipeline: RewritePipeline(parser: parser, route: route, auditDetail: true, boundary: boundary, uuid: uuid))
+        : PolicyRewriter(
+            pipeline: RewritePipeline(parser: parser, route: route, auditDetail: false, boundary: boundary, uuid: uuid))
 }
 
 /// The parser, the policy stage and the recorder for one body, generic over the digest.
@@ -70,46 +72,39 @@ struct RewritePipeline<Digest: PartDigest> {
     }
 }
 
-/// ``BodyRewriter`` for routes without audit digests.
-final class PolicyRewriter: BodyRewriter {
-    private var pipeline: RewritePipeline<NoPartDigest>
+/// A ``BodyRewriter`` holding a ``RewritePipeline`` of a concrete digest type: the requirements are written once,
+/// here, and specialised for each conforming class.
+protocol PipelineRewriter: BodyRewriter {
+    associatedtype Digest: PartDigest
+    var pipeline: RewritePipeline<Digest> { get set }
+}
 
-    init(
-        parser: MultipartParser, route: RouteConfiguration, auditDetail: Bool, boundary: Boundary = .fresh(),
-        uuid: @escaping @Sendable () -> String = RandomUUID.make
-    ) {
-        pipeline = RewritePipeline(parser: parser, route: route, auditDetail: auditDetail, boundary: boundary, uuid: uuid)
-    }
-
+extension PipelineRewriter {
     func parse(_ span: UnsafeRawBufferPointer, in chain: UnsafeRawBufferPointer) throws(MultipartError) {
         try pipeline.parse(span, in: chain)
     }
 
     func finish() throws(MultipartError) { try pipeline.finish() }
-    var recorder: RewriteRecorder { pipeline.filter.downstream }
-    var rejection: PolicyRejection? { pipeline.filter.rejection }
+    var recorder: RewriteRecorder { inPlace { $0.filter.downstream } }
+    var rejection: PolicyRejection? { inPlace { $0.filter.rejection } }
     func takeAuditRecords() -> [PartAuditRecord] { pipeline.filter.stage.takeAuditRecords() }
-    var contentType: String { pipeline.filter.downstream.encoder.contentType }
+    var contentType: String { inPlace { $0.filter.downstream.encoder.contentType } }
+
+    /// Reads the pipeline where it lies (through the property's modify accessor): the getter would copy the
+    /// whole pipeline, parser and policy stage included, to read one field of it.
+    private func inPlace<Value>(_ read: (inout RewritePipeline<Digest>) -> Value) -> Value {
+        read(&pipeline)
+    }
+}
+
+/// ``BodyRewriter`` for routes without audit digests.
+final class PolicyRewriter: PipelineRewriter {
+    var pipeline: RewritePipeline<NoPartDigest>
+    init(pipeline: RewritePipeline<NoPartDigest>) { self.pipeline = pipeline }
 }
 
 /// ``BodyRewriter`` for auditing routes: SHA-256 digests of the forwarded parts.
-final class DigestingPolicyRewriter: BodyRewriter {
-    private var pipeline: RewritePipeline<SHA256Digest>
-
-    init(
-        parser: MultipartParser, route: RouteConfiguration, auditDetail: Bool, boundary: Boundary = .fresh(),
-        uuid: @escaping @Sendable () -> String = RandomUUID.make
-    ) {
-        pipeline = RewritePipeline(parser: parser, route: route, auditDetail: auditDetail, boundary: boundary, uuid: uuid)
-    }
-
-    func parse(_ span: UnsafeRawBufferPointer, in chain: UnsafeRawBufferPointer) throws(MultipartError) {
-        try pipeline.parse(span, in: chain)
-    }
-
-    func finish() throws(MultipartError) { try pipeline.finish() }
-    var recorder: RewriteRecorder { pipeline.filter.downstream }
-    var rejection: PolicyRejection? { pipeline.filter.rejection }
-    func takeAuditRecords() -> [PartAuditRecord] { pipeline.filter.stage.takeAuditRecords() }
-    var contentType: String { pipeline.filter.downstream.encoder.contentType }
+final class DigestingPolicyRewriter: PipelineRewriter {
+    var pipeline: RewritePipeline<SHA256Digest>
+    init(pipeline: RewritePipeline<SHA256Digest>) { self.pipeline = pipeline }
 }
