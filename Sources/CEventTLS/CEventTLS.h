@@ -72,6 +72,29 @@ static inline int cshim_set_malloc_thresholds(int mmap_threshold, int trim_thres
     return mallopt(M_MMAP_THRESHOLD, mmap_threshold) && mallopt(M_TRIM_THRESHOLD, trim_threshold);
 }
 
+/* The write event of a socket bufferevent. struct bufferevent (event2/bufferevent_struct.h, public and part
+ * of libevent 2.1's ABI) starts with two pointers, then ev_read, then ev_write. Including that header here
+ * would make Swift import every bufferevent pointer as a typed pointer instead of an OpaquePointer, so the
+ * address is computed; the event's callback argument and flags are checked before it is used. */
+static inline struct event *cshim_bufferevent_write_event(struct bufferevent *bev) {
+    struct event *event = (struct event *)((char *)bev + 2 * sizeof(void *) + event_get_struct_event_size());
+    if (event_get_callback_arg(event) != (void *)bev || !(event_get_events(event) & EV_WRITE)) return NULL;
+    return event;
+}
+
+/* Runs a socket bufferevent's write callback in this loop turn, as if its socket had reported writable; 0,
+ * or -1 if the write event could not be found. libevent 2.1's OpenSSL bufferevent on a socket does not write
+ * when bytes are added to its output: it arms the write event and writes once epoll reports the socket
+ * writable, which costs two epoll_ctl calls and a loop wake-up per request. Made active, the event's
+ * callback writes now (and disarms the event once the output is empty; the epoll changelist folds the
+ * arming and disarming into no system call). */
+static inline int cshim_bufferevent_write_now(struct bufferevent *bev) {
+    struct event *event = cshim_bufferevent_write_event(bev);
+    if (event == NULL) return -1;
+    event_active(event, EV_WRITE, 1);
+    return 0;
+}
+
 /* Bytes waiting in a socket's receive queue (FIONREAD), or -1; ioctl is variadic, which Swift cannot call. */
 static inline int cshim_readable_bytes(int fd) {
     int count = 0;

@@ -67,7 +67,8 @@ extension ClientConnection {
             case .passthrough(let chunked):
                 body = .passthrough(chunked: chunked)
             case .rewrite(let parser):
-                body = .rewrite(makeBodyRewriter(parser: parser, route: route, digests: route.audit))
+                body = .rewrite(makeBodyRewriter(
+                    parser: parser, route: route, digests: route.audit, boundary: worker.freshBoundary()))
             }
         } catch {
             countStrictRejection(error)

@@ -10,10 +10,16 @@ import Glibc
 /// up to 256 KiB of contiguous space in the input buffer and reads into it directly; the bufferevent keeps
 /// doing the writing. It never buffers beyond the read watermark.
 ///
-/// The space reserved is what the socket holds (`FIONREAD`), not the most a read may take: reserving 256 KiB
-/// for a 1-byte dribble makes libevent allocate a new 256 KiB chain and copy the head into it on every byte,
-/// which 1,000 slowloris clients turn into a thousand large allocations a second.
+/// The space reserved is never more than the socket holds: reserving 256 KiB for a 1-byte dribble makes
+/// libevent allocate a new 256 KiB chain and copy the head into it on every byte, which 1,000 slowloris
+/// clients turn into a thousand large allocations a second. A read first reserves ``probeBytes``, which holds
+/// a small request whole; only once a read fills that (a body is streaming in) do reads ask the socket how
+/// much it holds (`FIONREAD`, one `ioctl`) and reserve that much, until the socket holds less than a probe.
 final class SocketReader {
+    /// The reservation of a read made without asking the socket first.
+    static let probeBytes = 4096
+    /// Whether reads are sized by `FIONREAD` (a body is streaming in) rather than by ``probeBytes``.
+    private var sized = false
     private var event: OpaquePointer?
     private let descriptor: Int32
     private let input: OpaquePointer
@@ -63,8 +69,14 @@ final class SocketReader {
             setReading(false)
             return
         }
-        let waiting = cshim_readable_bytes(descriptor)
-        if waiting >= 0 { room = min(room, max(Int(waiting), 1)) }  // 0: end of input or an error to read
+        let probing = !sized
+        if sized {
+            let waiting = cshim_readable_bytes(descriptor)
+            if waiting >= 0 { room = min(room, max(Int(waiting), 1)) }  // 0: end of input or an error to read
+            sized = waiting >= Self.probeBytes
+        } else {
+            room = min(room, Self.probeBytes)
+        }
         var vector = iovec()
         // libevent freezes the end of a bufferevent's input while the bufferevent itself does not read.
         _ = evbuffer_unfreeze(input, 0)
@@ -76,6 +88,7 @@ final class SocketReader {
         let count = read(descriptor, vector.iov_base, min(room, vector.iov_len))
         let code = count < 0 ? errno : 0  // before anything else can change errno
         if count > 0 {
+            if probing, count == room { sized = true }  // the socket may hold more: size the next read
             vector.iov_len = count
             _ = evbuffer_commit_space(input, &vector, 1)
             onRead(false, 0)

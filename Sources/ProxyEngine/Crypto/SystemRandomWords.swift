@@ -1,30 +1,35 @@
 import CEventTLS
 import Multipart
 
-/// Two 64-bit words from the kernel CSPRNG in one `getrandom` call, served as a `RandomNumberGenerator`.
-/// A fresh boundary needs 128 bits, and `SystemRandomNumberGenerator` makes one system call per word; past
-/// its two words, or if `getrandom` failed, this one falls back to `SystemRandomNumberGenerator`.
+/// 64-bit words from the kernel CSPRNG, fetched `batch` at a time with one `getrandom` call and served as a
+/// `RandomNumberGenerator`.
+///
+/// A fresh boundary needs 128 bits, and `SystemRandomNumberGenerator` makes one system call per word. Each
+/// worker keeps one generator with a batch of 64 words, so 32 requests share a `getrandom` call. A served word
+/// is zeroed in the buffer, so no past boundary can be read back from memory. If `getrandom` fails, the word
+/// comes from `SystemRandomNumberGenerator` and the next call tries to refill again.
 struct SystemRandomWords: RandomNumberGenerator {
-    private var words: (UInt64, UInt64) = (0, 0)
-    private var available = 0
+    private var words: [UInt64]
+    private var index: Int
     private var fallback = SystemRandomNumberGenerator()
 
-    init() {
-        let filled = withUnsafeMutableBytes(of: &words) { cshim_fill_random($0.baseAddress, $0.count) == 0 }
-        available = filled ? 2 : 0
+    /// A generator that fetches `batch` words per system call (at least 1), on first use.
+    init(batch: Int = 2) {
+        words = [UInt64](repeating: 0, count: max(batch, 1))
+        index = words.count
     }
 
     mutating func next() -> UInt64 {
-        switch available {
-        case 2:
-            available = 1
-            return words.0
-        case 1:
-            available = 0
-            return words.1
-        default:
-            return fallback.next()
+        if index == words.count {
+            let filled = words.withUnsafeMutableBytes { cshim_fill_random($0.baseAddress, $0.count) == 0 }
+            guard filled else { return fallback.next() }
+            index = 0
         }
+        defer {
+            words[index] = 0
+            index += 1
+        }
+        return words[index]
     }
 }
 

@@ -17,7 +17,15 @@ public final class EventLoop: @unchecked Sendable {
     /// Creates an event base.
     public init() {
         LibeventSetup.ensure()
-        guard let base = event_base_new() else { fatalError("libevent: event_base_new failed") }
+        // The epoll changelist applies event additions and removals once per loop turn, so an event armed
+        // and disarmed within one turn (an upstream write event whose bytes were written at once, see
+        // UpstreamConnection) costs no epoll_ctl. libevent's caveat is for descriptors cloned by dup() that
+        // epoll watches; partgate registers none (the spool's dup is of a regular file, never in epoll).
+        guard let config = event_config_new() else { fatalError("libevent: event_config_new failed") }
+        _ = event_config_set_flag(config, Int32(EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST.rawValue))
+        let made = event_base_new_with_config(config)
+        event_config_free(config)
+        guard let base = made else { fatalError("libevent: event_base_new failed") }
         self.base = base
         let me = Unmanaged.passUnretained(self).toOpaque()
         wakeEvent = event_new(base, -1, 0, { _, _, context in

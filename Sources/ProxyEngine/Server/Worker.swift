@@ -1,4 +1,5 @@
 import CEventTLS
+import Multipart
 
 /// One worker: an event loop on its own thread, its listeners, its client connections and its pool of
 /// upstream connections. Nothing here is shared with other workers.
@@ -28,6 +29,14 @@ final class Worker: @unchecked Sendable {
         let value: UInt64 = generator.next()
         return String(value & 0xFFFF_FFFF, radix: 16)
     }()
+
+    /// CSPRNG words for new boundaries, 64 per `getrandom` call (32 requests).
+    private var randomWords = SystemRandomWords(batch: 64)
+
+    /// A fresh boundary for a re-encoded body.
+    func freshBoundary() -> Boundary {
+        Boundary.random(using: &randomWords)
+    }
 
     /// Access lines waiting for the end of the loop turn (when the events batch them).
     private lazy var accessLines = AccessLineBatch(base: loop.base, descriptor: 1)

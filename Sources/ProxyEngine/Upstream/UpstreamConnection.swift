@@ -59,6 +59,9 @@ final class UpstreamConnection: LoopResource {
         let ref = Unmanaged.passRetained(self)
         selfRef = ref
         bufferevent_setcb(bev, upstreamReadCB, upstreamWriteCB, upstreamEventCB, ref.toOpaque())
+        if settings.tls != nil {
+            _ = evbuffer_add_cb(bufferevent_get_output(bev), upstreamOutputCB, ref.toOpaque())
+        }
         _ = bufferevent_set_max_single_read(bev, buffers.maxSingleIO)
         _ = bufferevent_set_max_single_write(bev, buffers.maxSingleIO)
         setTimeouts(settings.connectTimeout)
@@ -149,6 +152,14 @@ final class UpstreamConnection: LoopResource {
         }
     }
 
+    /// Bytes were added to a TLS upstream's empty output: have libevent write them in this loop turn rather than
+    /// after the next `epoll_wait` (see `cshim_bufferevent_write_now`). Before the handshake completed the
+    /// bufferevent writes on its own schedule.
+    fileprivate func outputGrew() {
+        guard connected, let bev else { return }
+        _ = cshim_bufferevent_write_now(bev)
+    }
+
     fileprivate func drained() {
         delegate?.upstreamDrained(self)
     }
@@ -236,6 +247,12 @@ private let upstreamReadCB: bufferevent_data_cb = { _, context in
 }
 private let upstreamWriteCB: bufferevent_data_cb = { _, context in
     withExtendedLifetime(upstream(context)) { $0.drained() }
+}
+private let upstreamOutputCB: evbuffer_cb_func = { _, info, context in
+    // Only when the output was empty: that is when libevent arms the write event. Bytes added later in the
+    // same turn are written by the same activation; bytes added to a backed-up output wait for the socket.
+    guard let info, info.pointee.n_added > 0, info.pointee.orig_size == 0 else { return }
+    upstream(context).outputGrew()
 }
 private let upstreamEventCB: bufferevent_event_cb = { _, what, context in
     withExtendedLifetime(upstream(context)) { $0.event(what) }
