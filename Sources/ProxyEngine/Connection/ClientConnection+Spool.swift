@@ -59,7 +59,7 @@ extension ClientConnection {
         do {
             let done = try spool.send(
                 to: upstream.output, sendfile: !upstream.isTLS, highWater: buffers.writeHighWater,
-                slice: buffers.maxSingleIO)
+                slice: min(buffers.maxSingleIO, upstream.writeSlice))
             guard done else { return }
         } catch {
             spoolFailed(error)

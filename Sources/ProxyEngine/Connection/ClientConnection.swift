@@ -124,6 +124,9 @@ final class ClientConnection: LoopResource {
             reader.want(true)
             self.reader = reader
         } else {
+            // The OpenSSL bufferevent writes only once epoll reports the socket writable; have it write in
+            // the loop turn that queued the bytes instead (see UpstreamConnection.outputGrew()).
+            outputWatch = evbuffer_add_cb(bufferevent_get_output(bev), clientTLSOutputCB, ref.toOpaque())
             _ = bufferevent_enable(bev, ev(EV_READ | EV_WRITE))
         }
         timer = event_new(base, -1, 0, { _, _, context in
@@ -196,6 +199,12 @@ final class ClientConnection: LoopResource {
         guard !writeArmed, !flushScheduled, let flushEvent else { return }
         flushScheduled = true
         event_active(flushEvent, 0, 0)
+    }
+
+    /// Bytes were added to a TLS client's empty output: libevent writes them in this loop turn.
+    fileprivate func tlsOutputGrew() {
+        guard let bev else { return }
+        _ = cshim_bufferevent_write_now(bev)
     }
 
     /// Writes a plain socket's output directly; what the socket does not take, the bufferevent writes when
@@ -366,6 +375,10 @@ private let clientWriteCB: bufferevent_data_cb = { _, context in
 private let clientOutputCB: evbuffer_cb_func = { _, info, context in
     guard let info, info.pointee.n_added > 0 else { return }
     client(context).outputGrew()
+}
+private let clientTLSOutputCB: evbuffer_cb_func = { _, info, context in
+    guard let info, info.pointee.n_added > 0, info.pointee.orig_size == 0 else { return }
+    client(context).tlsOutputGrew()
 }
 private let clientEventCB: bufferevent_event_cb = { _, what, context in
     withExtendedLifetime(client(context)) { $0.event(what) }

@@ -98,12 +98,21 @@ final class Spool {
     ///   - output: the upstream's output evbuffer.
     ///   - sendfile: the output drains to a socket (a plain bufferevent): file segments go by `sendfile`.
     ///   - highWater: stop adding slices once the output holds this many bytes.
-    ///   - slice: bytes read per slice.
+    ///   - slice: bytes read per slice; below ``CoalescingOutput/chainSize``, also the largest chain handed to
+    ///     the output (a rate-limited TLS upstream).
     /// - Throws: ``SpoolError`` (`read`, `send`).
     func send(to output: OpaquePointer, sendfile: Bool, highWater: Int, slice: Int) throws(SpoolError) -> Bool {
         guard let buffer else { throw SpoolError(.send, EBADF) }
         guard let file else {
-            _ = evbuffer_add_buffer(output, buffer)
+            if slice < CoalescingOutput.chainSize {
+                // A rate-limited TLS upstream: chains no larger than a slice (see CoalescingOutput).
+                var writer = CoalescingOutput()
+                while EvBuffer.length(buffer) > 0, let chain = EvBuffer.firstChain(buffer) {
+                    writer.add(output, chain, chainLimit: slice)
+                    EvBuffer.drain(buffer, chain.count)
+                }
+            }
+            _ = evbuffer_add_buffer(output, buffer)  // all of it, or what is left (nothing, in practice)
             sent = length
             return true
         }

@@ -12,16 +12,28 @@ struct CoalescingOutput {
     /// Free bytes left in the output's last chain, as far as this writer knows.
     private var reserved = 0
 
-    mutating func add(_ buffer: OpaquePointer, _ bytes: UnsafeRawBufferPointer) {
+    /// Appends `bytes`, in chains of about `chainLimit` bytes at most when it is below ``chainSize``.
+    ///
+    /// libevent's OpenSSL bufferevent writes whole chains: under a rate limit (`max_upstream_rate`) it asks
+    /// the token bucket how much it may write, then writes every chain that starts within that amount in full.
+    /// Chains no larger than a tick's worth keep a rate-limited connection within about one tick of its rate;
+    /// 64 KiB chains let it run ahead by up to a chain per write.
+    mutating func add(_ buffer: OpaquePointer, _ bytes: UnsafeRawBufferPointer, chainLimit: Int = .max) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         if EvBuffer.length(buffer) == 0 { reserved = 0 }  // a drained buffer frees its chains
-        if bytes.count > reserved {
-            let size = max(bytes.count, Self.chainSize)
-            _ = evbuffer_expand(buffer, size)
-            reserved = size
+        let chain = max(1, min(Self.chainSize, chainLimit))
+        var offset = 0
+        while offset < bytes.count {
+            let count = chain < Self.chainSize ? min(bytes.count - offset, chain) : bytes.count - offset
+            if count > reserved {
+                let size = max(count, chain)
+                _ = evbuffer_expand(buffer, size)
+                reserved = size
+            }
+            _ = evbuffer_add(buffer, base + offset, count)
+            reserved -= count
+            offset += count
         }
-        _ = evbuffer_add(buffer, base, bytes.count)
-        reserved -= bytes.count
     }
 
     mutating func add(_ buffer: OpaquePointer, _ bytes: [UInt8]) {

@@ -93,10 +93,14 @@ final class UpstreamConnection: LoopResource {
         withExtendedLifetime(previous) {}
     }
 
+    /// The largest piece a TLS write should be handed as one chain: a tick's worth under a rate limit (libevent's
+    /// OpenSSL bufferevent writes whole chains, whatever the bucket holds), else no limit.
+    var writeSlice: Int { isTLS ? rateLimit?.bytesPerTick ?? .max : .max }
+
     /// Appends request bytes (copied; coalesced into large chains for TLS).
     func write(_ bytes: UnsafeRawBufferPointer) {
         if isTLS {
-            coalescing.add(output, bytes)
+            coalescing.add(output, bytes, chainLimit: writeSlice)
         } else {
             EvBuffer.add(output, bytes)
         }

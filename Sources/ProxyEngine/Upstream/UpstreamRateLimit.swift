@@ -14,6 +14,8 @@ final class UpstreamRateLimit {
 
     /// Bytes per second.
     let bytesPerSecond: Int64
+    /// Bytes per tick: what the bucket holds at most.
+    let bytesPerTick: Int
     let configuration: OpaquePointer
 
     /// - Parameter bytesPerSecond: the rate (at least 1).
@@ -30,6 +32,7 @@ final class UpstreamRateLimit {
             return nil
         }
         self.bytesPerSecond = bytesPerSecond
+        self.bytesPerTick = perTick
         self.configuration = configuration
     }
 

@@ -16,8 +16,14 @@ final class ReadinessMonitor: @unchecked Sendable {
         var port: UInt16
     }
 
-    /// How often hosts are re-resolved.
+    /// How often hosts are re-resolved by default.
     static let interval: TimeInterval = 5
+
+    /// Resolves one upstream's host, throwing the reason it does not resolve.
+    typealias Resolve = @Sendable (_ host: String, _ port: UInt16) throws -> Void
+
+    private let interval: TimeInterval
+    private let resolve: Resolve
 
     private var upstreams: [Upstream]
     private let condition = NSCondition()
@@ -30,9 +36,17 @@ final class ReadinessMonitor: @unchecked Sendable {
     private var failing: [String: String] = [:]
     private var thread: Thread?
 
-    /// - Parameter upstreams: the configuration's upstreams (name, host, port).
-    init(upstreams: [Upstream]) {
+    /// - Parameters:
+    ///   - upstreams: the configuration's upstreams (name, host, port).
+    ///   - interval: time between re-checks (tests shorten it).
+    ///   - resolve: the resolver (getaddrinfo through ``SocketAddress/resolve(host:port:)``; tests inject one).
+    init(
+        upstreams: [Upstream], interval: TimeInterval = ReadinessMonitor.interval,
+        resolve: @escaping Resolve = { host, port in _ = try SocketAddress.resolve(host: host, port: port) }
+    ) {
         self.upstreams = upstreams.sorted { $0.name < $1.name }
+        self.interval = interval
+        self.resolve = resolve
     }
 
     /// Records an upstream whose host did not resolve at start (its routes answer 502).
@@ -103,7 +117,7 @@ final class ReadinessMonitor: @unchecked Sendable {
     private func run() {
         while true {
             condition.lock()
-            let deadline = Date(timeIntervalSinceNow: Self.interval)
+            let deadline = Date(timeIntervalSinceNow: interval)
             while !stopped, condition.wait(until: deadline) {}
             let done = stopped
             condition.unlock()
@@ -114,9 +128,9 @@ final class ReadinessMonitor: @unchecked Sendable {
             var failures: [String: String] = [:]
             for upstream in checking {
                 do {
-                    _ = try SocketAddress.resolve(host: upstream.host, port: upstream.port)
+                    try resolve(upstream.host, upstream.port)
                 } catch {
-                    failures[upstream.name] = error.description
+                    failures[upstream.name] = String(describing: error)
                 }
             }
             condition.lock()
