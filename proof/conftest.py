@@ -77,14 +77,11 @@ def partgate_binary():
     return binary
 
 
-@pytest.fixture(scope="module")
-def partgate(partgate_binary, backends, authority, run_folder):
-    """`partgate serve` with the three routes (one instance per test module, so one module's stray requests
-    never reach another's log); `partgate check` must accept the configuration first."""
+def _serve(partgate_binary, backends, authority, run_folder, forward):
     number = next(_instances)
     config_path = os.path.join(run_folder, "partgate-%d.yaml" % number)
     with open(config_path, "w") as handle:
-        handle.write(configuration(backends, authority.ca_path))
+        handle.write(configuration(backends, authority.ca_path, forward=forward))
     check = subprocess.run([partgate_binary, "check", "--config", config_path], capture_output=True, text=True,
                            timeout=60)
     assert check.returncode == 0, "partgate check refused the configuration:\n%s" % check.stderr
@@ -94,3 +91,17 @@ def partgate(partgate_binary, backends, authority, run_folder):
     finally:
         status = server.stop()
         assert status == 0, "partgate exited %s after SIGTERM: %s" % (status, server.process.stderr())
+
+
+@pytest.fixture(scope="module")
+def partgate(partgate_binary, backends, authority, run_folder):
+    """`partgate serve` with the three routes in stream mode (one instance per test module, so one module's
+    stray requests never reach another's log); `partgate check` must accept the configuration first."""
+    yield from _serve(partgate_binary, backends, authority, run_folder, "stream")
+
+
+@pytest.fixture(scope="module")
+def partgate_spool(partgate_binary, backends, authority, run_folder):
+    """The same three routes with `forward: spool`: each body is re-encoded into a spool, checked whole, then
+    sent with a Content-Length instead of chunked."""
+    yield from _serve(partgate_binary, backends, authority, run_folder, "spool")
