@@ -1,9 +1,6 @@
 import CEventTLS
+import Foundation
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `cshim_bufferevent_write_event` computes the address of a bufferevent's write event from the public
 /// layout of `struct bufferevent`; the upstream write path activates that event. Here the address is checked

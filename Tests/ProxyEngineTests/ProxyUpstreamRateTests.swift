@@ -34,8 +34,10 @@ struct ProxyUpstreamRateTests {
         let digest = SHA256Digest()
         file.withUnsafeBytes { digest.update($0) }
         #expect(record.parts.first?.sha256 == digest.finalize().hexString)
-        // 768 KiB at 256 KiB/s is 3 s; the bucket starts with a tenth of a second's worth, so at least 2.9 s.
-        #expect(elapsed >= 2.0, "took \(elapsed) s")
+        // 768 KiB at 256 KiB/s is 3 s. The bucket starts with a tenth of a second's worth, and a TLS write may
+        // run ahead of it by one chain (at most 32 KiB here: see CoalescingOutput), so at least 2.7 s; with
+        // 64-256 KiB chains a loaded run took 1.5 s.
+        #expect(elapsed >= 2.5, "took \(elapsed) s")
     }
 
     @Test func aPooledConnectionCarriesTheNextRoutesRate() throws {
