@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTestSupport
 
 /// A listening socket on 127.0.0.1 that never accepts and whose accept queue is full, so a new connection
 /// attempt gets no SYN-ACK (Linux drops the SYN) and hangs until the connecting side's timeout: a loopback
@@ -10,7 +11,7 @@ final class FullBacklogListener {
     private var fillers: [Int32] = []
 
     init() throws {
-        let listening = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listening = LoopbackBind.tcpSocket()
         descriptor = listening
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -29,7 +30,7 @@ final class FullBacklogListener {
         port = UInt16(bigEndian: address.sin_port)
         // Connect until one attempt does not complete within 200 ms: the queue is full from then on.
         for _ in 0..<8 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = LoopbackBind.tcpSocket()
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             var target = address
             _ = withUnsafePointer(to: &target) {

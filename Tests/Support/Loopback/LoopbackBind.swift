@@ -2,6 +2,14 @@ import Foundation
 
 /// Binding test sockets on loopback.
 public enum LoopbackBind {
+    /// A new TCP socket (AF_INET, SOCK_STREAM), or -1.
+    ///
+    /// For test modules that also import CEventTLS: there, a clean build can leave `SOCK_STREAM` out of scope in
+    /// files that see Glibc only through Foundation (CEventTLS's header includes <sys/socket.h>).
+    public static func tcpSocket() -> Int32 {
+        socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    }
+
     /// Binds `descriptor` to 127.0.0.1 on a port the kernel picks.
     /// - Returns: that port, or nil when bind failed.
     public static func anyPort(_ descriptor: Int32) -> UInt16? {
