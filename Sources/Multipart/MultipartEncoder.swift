@@ -44,6 +44,30 @@ public struct MultipartEncoder: Sendable {
         partsWritten += 1
     }
 
+    /// Appends the delimiter and header section of the next part to a byte array, in place (no array per
+    /// head, as the generic sink takes).
+    /// - Throws: ``MultipartEncodingError`` if a value has no safe spelling; nothing is appended then.
+    public mutating func writePartHead(_ part: PartHead, into bytes: inout [UInt8]) throws(MultipartEncodingError) {
+        try Self.validate(part)
+        bytes.reserveCapacity(bytes.count + Self.headCapacity(part, delimiter: nextDelimiter.count))
+        bytes.append(contentsOf: partsWritten == 0 ? openingDelimiter : nextDelimiter)
+        Self.appendHead(part, to: &bytes)
+        partsWritten += 1
+    }
+
+    /// Appends the close delimiter to a byte array, in place.
+    public func writeEnd(into bytes: inout [UInt8]) {
+        if partsWritten > 0 {
+            bytes.append(contentsOf: nextDelimiter[0..<(nextDelimiter.count - 2)])
+        } else {
+            bytes.append(contentsOf: openingDelimiter[0..<(openingDelimiter.count - 2)])
+        }
+        bytes.append(UInt8(ascii: "-"))
+        bytes.append(UInt8(ascii: "-"))
+        bytes.append(13)
+        bytes.append(10)
+    }
+
     /// Writes the close delimiter.
     public func writeEnd(into sink: inout some ByteSink) {
         var bytes: [UInt8] = []
@@ -77,6 +101,20 @@ public struct MultipartEncoder: Sendable {
     private static func encodedHead(
         _ part: PartHead, first: Bool, opening: [UInt8], next: [UInt8]
     ) throws(MultipartEncodingError) -> [UInt8] {
+        try validate(part)
+        var out: [UInt8] = first ? opening : next
+        out.reserveCapacity(headCapacity(part, delimiter: out.count))
+        appendHead(part, to: &out)
+        return out
+    }
+
+    /// Room for a head: the delimiter, the fixed text and the values.
+    private static func headCapacity(_ part: PartHead, delimiter: Int) -> Int {
+        delimiter + 64 + part.name.utf8.count + (part.filename?.utf8.count ?? 0) + (part.contentType?.utf8.count ?? 0)
+    }
+
+    /// Refuses a head with a value that has no safe spelling, before anything of it is written.
+    private static func validate(_ part: PartHead) throws(MultipartEncodingError) {
         guard !part.name.isEmpty else { throw MultipartEncodingError(.emptyName, value: part.name) }
         guard Self.isEncodable(part.name) else { throw MultipartEncodingError(.unsafeName, value: part.name) }
         if let filename = part.filename, !Self.isEncodable(filename) {
@@ -85,10 +123,20 @@ public struct MultipartEncoder: Sendable {
         if let contentType = part.contentType, contentType.isEmpty || Self.hasControl(contentType) {
             throw MultipartEncodingError(.invalidHeaderValue, value: contentType)
         }
-        var out: [UInt8] = first ? opening : next
-        out.reserveCapacity(
-            out.count + 64 + part.name.utf8.count + (part.filename?.utf8.count ?? 0)
-                + (part.contentType?.utf8.count ?? 0))
+        for header in part.headers {
+            guard !header.name.isEmpty, header.name.utf8.allSatisfy(HeaderSyntax.isTokenChar),
+                !Self.reservedFieldNames.contains(header.name.lowercased())
+            else {
+                throw MultipartEncodingError(.invalidHeaderName, value: header.name)
+            }
+            guard !header.value.utf8.contains(where: HeaderSyntax.isControl) else {
+                throw MultipartEncodingError(.invalidHeaderValue, value: header.value)
+            }
+        }
+    }
+
+    /// Appends a validated head after its delimiter.
+    private static func appendHead(_ part: PartHead, to out: inout [UInt8]) {
         Self.appendLiteral("Content-Disposition: form-data; name=\"", to: &out)
         Self.append(part.name, to: &out)
         out.append(UInt8(ascii: "\""))
@@ -106,21 +154,12 @@ public struct MultipartEncoder: Sendable {
             out.append(10)
         }
         for header in part.headers {
-            guard !header.name.isEmpty, header.name.utf8.allSatisfy(HeaderSyntax.isTokenChar),
-                !Self.reservedFieldNames.contains(header.name.lowercased())
-            else {
-                throw MultipartEncodingError(.invalidHeaderName, value: header.name)
-            }
-            guard !header.value.utf8.contains(where: HeaderSyntax.isControl) else {
-                throw MultipartEncodingError(.invalidHeaderValue, value: header.value)
-            }
             out += canonicalFieldName(header.name)
             out.append(contentsOf: ": ".utf8)
             out.append(contentsOf: header.value.utf8)
             out.append(contentsOf: Self.crlf)
         }
         out.append(contentsOf: Self.crlf)
-        return out
     }
 
     private static let crlf: [UInt8] = [13, 10]

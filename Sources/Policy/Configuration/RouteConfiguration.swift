@@ -4,51 +4,139 @@ import Multipart
 ///
 /// Routes are tried in order and the first match wins (``ProxyConfiguration/route(host:path:method:)``).
 public struct RouteConfiguration: Sendable, Hashable {
+    /// The stored values, behind one reference: copying a route (per request: the route chosen, its policy,
+    /// its exchange) retains one object instead of every string, array and set in it.
+    struct Fields: Sendable, Hashable {
+        var name: String
+        var match: RouteMatch
+        var upstream: String
+        var forward: ForwardMode
+        var multipart: MultipartMode
+        var spoolMemory: Int64
+        var reportOnly: Bool
+        var audit: Bool
+        var strictness: Strictness
+        var defaultAction: DefaultPartAction
+        var otherBodies: OtherBodiesAction
+        var charsets: [String] {
+            didSet { allowedCharsets = Set(charsets.map { $0.lowercased() }) }
+        }
+        var allowedCharsets: Set<String>
+        var unsafeFilenames: UnsafeFilenameAction
+        var limits: RequestLimits
+        var rules: [Rule]
+        var maxUpstreamRate: Int64? = nil
+    }
+
+    final class Storage: @unchecked Sendable {
+        // Mutated only through `unique()`, on a storage no other value shares.
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var storage: Storage
+
+    /// The storage, copied first if another value shares it. Properties read in place (`_read`) and change in
+    /// place (`_modify`), so `route.limits.bodyBytes` copies nothing.
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+        return storage
+    }
+
     /// Unique route name, carried into logs and metrics (`name:`, required).
-    public var name: String
+    public var name: String {
+        _read { yield storage.fields.name }
+        _modify { yield &unique().fields.name }
+    }
     /// Which requests the route takes (`match:`, default: every request).
-    public var match: RouteMatch
+    public var match: RouteMatch {
+        _read { yield storage.fields.match }
+        _modify { yield &unique().fields.match }
+    }
     /// The name of the upstream to forward to, a key of ``ProxyConfiguration/upstreams`` (`upstream:`,
     /// required).
-    public var upstream: String
+    public var upstream: String {
+        _read { yield storage.fields.upstream }
+        _modify { yield &unique().fields.upstream }
+    }
     /// How the re-encoded body goes upstream (`forward:`, default `stream`).
-    public var forward: ForwardMode
+    public var forward: ForwardMode {
+        _read { yield storage.fields.forward }
+        _modify { yield &unique().fields.forward }
+    }
     /// Whether multipart bodies are rewritten or relayed as they are (`multipart:`, default `rewrite`).
-    public var multipart: MultipartMode
+    public var multipart: MultipartMode {
+        _read { yield storage.fields.multipart }
+        _modify { yield &unique().fields.multipart }
+    }
     /// In `spool` mode, how many bytes of the re-encoded body stay in memory before it moves to a temp file
     /// (`spool_memory:`, default 8 MiB).
-    public var spoolMemory: Int64
+    public var spoolMemory: Int64 {
+        _read { yield storage.fields.spoolMemory }
+        _modify { yield &unique().fields.spoolMemory }
+    }
     /// Evaluate and log every decision, but forward the request as if every part passed (`report_only:`,
     /// default false).
-    public var reportOnly: Bool
+    public var reportOnly: Bool {
+        _read { yield storage.fields.reportOnly }
+        _modify { yield &unique().fields.reportOnly }
+    }
     /// Log one audit record per part, with the SHA-256 of the forwarded bytes (`audit:`, default false:
     /// hashing costs about 0.5 s of CPU per GiB).
-    public var audit: Bool
+    public var audit: Bool {
+        _read { yield storage.fields.audit }
+        _modify { yield &unique().fields.audit }
+    }
     /// The action for each strict flag (`strict:`, a map `flag: action`; default: every flag's default).
-    public var strictness: Strictness
+    public var strictness: Strictness {
+        _read { yield storage.fields.strictness }
+        _modify { yield &unique().fields.strictness }
+    }
     /// What happens to parts no rule matched (`default:`, default `pass`).
-    public var defaultAction: DefaultPartAction
+    public var defaultAction: DefaultPartAction {
+        _read { yield storage.fields.defaultAction }
+        _modify { yield &unique().fields.defaultAction }
+    }
     /// What happens to bodies that are not multipart/form-data (`other_bodies:`). Default: `reject` when the
     /// route has rules (a policy that only applies to multipart must not be bypassed by sending JSON), `pass`
     /// when it has none.
-    public var otherBodies: OtherBodiesAction
+    public var otherBodies: OtherBodiesAction {
+        _read { yield storage.fields.otherBodies }
+        _modify { yield &unique().fields.otherBodies }
+    }
     /// The `charset=` values allowed on text parts, lower case (`charsets:`, default `[utf-8, us-ascii]`).
     public var charsets: [String] {
-        didSet { allowedCharsets = Set(charsets.map { $0.lowercased() }) }
+        _read { yield storage.fields.charsets }
+        _modify { yield &unique().fields.charsets }
     }
     /// ``charsets`` lowercased, as a set: made once per route, not for every request.
-    public private(set) var allowedCharsets: Set<String>
+    public private(set) var allowedCharsets: Set<String> {
+        _read { yield storage.fields.allowedCharsets }
+        _modify { yield &unique().fields.allowedCharsets }
+    }
     /// What happens to filenames with path separators, `..`, drive letters or control characters
     /// (`unsafe_filenames:`, default `sanitize`).
-    public var unsafeFilenames: UnsafeFilenameAction
+    public var unsafeFilenames: UnsafeFilenameAction {
+        _read { yield storage.fields.unsafeFilenames }
+        _modify { yield &unique().fields.unsafeFilenames }
+    }
     /// The global limits with this route's `limits:` overrides applied.
-    public var limits: RequestLimits
+    public var limits: RequestLimits {
+        _read { yield storage.fields.limits }
+        _modify { yield &unique().fields.limits }
+    }
     /// The ordered rules (`rules:`, default none).
-    public var rules: [Rule]
+    public var rules: [Rule] {
+        _read { yield storage.fields.rules }
+        _modify { yield &unique().fields.rules }
+    }
     /// The most request bytes per second sent to the upstream on this route (`max_upstream_rate:`, a size
     /// per second such as `1MiB`; default nil: unthrottled). Head, body and chunk framing all count; the
     /// response is not throttled.
-    public var maxUpstreamRate: Int64? = nil
+    public var maxUpstreamRate: Int64? {
+        _read { yield storage.fields.maxUpstreamRate }
+        _modify { yield &unique().fields.maxUpstreamRate }
+    }
 
     /// The charsets allowed when `charsets:` is not given.
     public static let defaultCharsets = ["utf-8", "us-ascii"]
@@ -88,21 +176,32 @@ public struct RouteConfiguration: Sendable, Hashable {
         limits: RequestLimits = RequestLimits(),
         rules: [Rule] = []
     ) {
-        self.name = name
-        self.match = match
-        self.upstream = upstream
-        self.forward = forward
-        self.multipart = multipart
-        self.spoolMemory = spoolMemory
-        self.reportOnly = reportOnly
-        self.audit = audit
-        self.strictness = strictness
-        self.defaultAction = defaultAction
-        self.otherBodies = otherBodies ?? (rules.isEmpty ? .pass : .reject)
-        self.charsets = charsets
-        self.allowedCharsets = Set(charsets.map { $0.lowercased() })
-        self.unsafeFilenames = unsafeFilenames
-        self.limits = limits
-        self.rules = rules
+        storage = Storage(
+            Fields(
+                name: name,
+                match: match,
+                upstream: upstream,
+                forward: forward,
+                multipart: multipart,
+                spoolMemory: spoolMemory,
+                reportOnly: reportOnly,
+                audit: audit,
+                strictness: strictness,
+                defaultAction: defaultAction,
+                otherBodies: otherBodies ?? (rules.isEmpty ? .pass : .reject),
+                charsets: charsets,
+                allowedCharsets: Set(charsets.map { $0.lowercased() }),
+                unsafeFilenames: unsafeFilenames,
+                limits: limits,
+                rules: rules,
+                maxUpstreamRate: nil))
+    }
+
+    public static func == (lhs: RouteConfiguration, rhs: RouteConfiguration) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.fields)
     }
 }

@@ -20,11 +20,11 @@ struct PartEvaluator: Sendable {
     let defaultAction: RouteConfiguration.DefaultPartAction
 
     /// The plan for a part, or nil when a rule needs the sniffed type and `facts.sniffed` is nil.
-    func evaluate(_ facts: PartFacts) -> PartPlan? {
+    func evaluate(_ head: PartHead, _ facts: PartFacts) -> PartPlan? {
         var plan = PartPlan()
-        let index = facts.head.index
+        let index = head.index
         for rule in rules {
-            guard Self.headConditionsHold(rule.match, facts) else { continue }
+            guard Self.headConditionsHold(rule.match, head, facts) else { continue }
             if let globs = rule.match.sniffedType {
                 guard let sniffed = facts.sniffed else { return nil }
                 guard globs.contains(where: { $0.matches(sniffed.mimeType) }) else { continue }
@@ -34,7 +34,7 @@ struct PartEvaluator: Sendable {
                 plan.outcome = .reject(
                     PolicyRejection(
                         status: reject.status, reason: .rule, rule: rule.name, partIndex: index,
-                        detail: "part \(index) ('\(facts.head.name)') is refused by rule '\(rule.name)'"))
+                        detail: "part \(index) ('\(head.name)') is refused by rule '\(rule.name)'"))
                 return plan
             }
             if rule.strip {
@@ -44,7 +44,7 @@ struct PartEvaluator: Sendable {
             gather(rule, into: &plan)
             if let sniff = rule.sniff {
                 guard let sniffed = facts.sniffed else { return nil }
-                if let failure = Self.sniffFailure(sniff, sniffed, facts) {
+                if let failure = Self.sniffFailure(sniff, sniffed, head, facts) {
                     switch sniff.onMismatch {
                     case .reject:
                         plan.outcome = .reject(
@@ -76,7 +76,7 @@ struct PartEvaluator: Sendable {
                 plan.outcome = .reject(
                     PolicyRejection(
                         status: 403, reason: .defaultAction, rule: Self.defaultRuleName, partIndex: index,
-                        detail: "part \(index) ('\(facts.head.name)') matches no rule (default: reject)"))
+                        detail: "part \(index) ('\(head.name)') matches no rule (default: reject)"))
             }
         }
         return plan
@@ -96,8 +96,7 @@ struct PartEvaluator: Sendable {
     }
 
     /// Every condition of `match` except `sniffed_type`.
-    static func headConditionsHold(_ match: RuleMatch, _ facts: PartFacts) -> Bool {
-        let head = facts.head
+    static func headConditionsHold(_ match: RuleMatch, _ head: PartHead, _ facts: PartFacts) -> Bool {
         if let globs = match.field, !globs.contains(where: { $0.matches(head.name) }) { return false }
         if let globs = match.filename {
             guard let filename = head.filename, globs.contains(where: { $0.matches(filename) }) else { return false }
@@ -117,11 +116,11 @@ struct PartEvaluator: Sendable {
     /// The first failing check of a `sniff:` action, or nil. An empty part with an empty filename (a file input
     /// left empty) passes every check.
     private static func sniffFailure(
-        _ sniff: SniffRule, _ sniffed: SniffResult, _ facts: PartFacts
+        _ sniff: SniffRule, _ sniffed: SniffResult, _ head: PartHead, _ facts: PartFacts
     ) -> (reason: PolicyRejection.Reason, detail: String)? {
-        let index = facts.head.index
+        let index = head.index
         // "No file chosen": browsers send an empty part with `filename=""`; there is no content to check.
-        if facts.head.filename?.isEmpty == true, sniffed.signature == "empty" { return nil }
+        if head.filename?.isEmpty == true, sniffed.signature == "empty" { return nil }
         if let allow = sniff.allow, !allow.contains(where: { $0.matches(sniffed.mimeType) }) {
             return (.typeNotAllowed, "part \(index) is \(sniffed.mimeType), which is not allowed")
         }

@@ -13,21 +13,21 @@ extension PartPolicyMachine {
     /// go out (all of it, or up to a `truncate` cap); the caller streams the rest of the span.
     /// - Parameter atEnd: the part has ended (the window holds all of it).
     mutating func decide(atEnd: Bool) -> Release {
-        guard var facts else { preconditionFailure("a held part has facts") }
         let plan: PartPlan
-        if let headPlan {
-            plan = headPlan
+        if let headTime = self.plan {
+            plan = headTime
         } else {
+            var facts = self.facts
             let sniff = window.sniff(complete: atEnd)
             sniffed = sniff
             facts.sniffed = sniff
             self.facts = facts
-            guard let evaluated = evaluator.evaluate(facts) else {
+            guard let evaluated = evaluator.evaluate(current, facts) else {
                 preconditionFailure("the sniffed type settles every rule")
             }
             plan = evaluated
+            self.plan = plan
         }
-        self.plan = plan
         switch plan.outcome {
         case .reject(let refusal):
             return .reject(reject(refusal))
@@ -72,51 +72,52 @@ extension PartPolicyMachine {
         }
         window.bytes.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         forwarded = Int64(count)
-        let head = forwardedHead(plan)
-        output = head
+        makeOutput(plan)
         phase = .streaming
-        return .release(head, forwardCount: count)
+        return .release(output!, forwardCount: count)
     }
 
-    /// The head to encode: renamed, with the route's filename treatment, Content-Type and headers per the plan.
-    /// Headers the client sent besides Content-Disposition and Content-Type are not forwarded (RFC 7578 §4.8);
-    /// only `set_headers` adds headers.
-    func forwardedHead(_ plan: PartPlan) -> PartHead {
-        guard let facts else { preconditionFailure("a decided part has facts") }
-        let head = facts.head
-        var output = PartHead(
-            index: head.index, name: head.name, filename: facts.filename, contentType: head.contentType,
-            headers: [], offset: head.offset)
-        let renamesFile = plan.filenameTemplate != nil && head.filename?.isEmpty == false
+    /// Sets ``output``, the head to encode: renamed, with the route's filename treatment, Content-Type and
+    /// headers per the plan. Headers the client sent besides Content-Disposition and Content-Type are not
+    /// forwarded (RFC 7578 §4.8); only `set_headers` adds headers.
+    ///
+    /// Built in place from one copy of the received head. A function returning the head copied it three times
+    /// (fields read one by one into a new head, the machine copied for a non-mutating call, the result copied
+    /// out rather than moved).
+    mutating func makeOutput(_ plan: PartPlan) {
+        precondition(current.index >= 0, "a decided part has a head")
+        output = current
+        output!.filename = facts.filename
+        if !output!.headers.isEmpty { output!.headers = [] }
+        let renamesFile = plan.filenameTemplate != nil && current.filename?.isEmpty == false
         if plan.fieldTemplate != nil || renamesFile {
-            let values = templateValues(plan, head: head)
+            let values = templateValues(plan, head: current)
             if let template = plan.fieldTemplate {
-                output.name = SafeName.sanitizeFieldName(template.render(values))
+                output!.name = SafeName.sanitizeFieldName(template.render(values))
             }
             if renamesFile, let template = plan.filenameTemplate {
-                output.filename = SafeName.sanitizeFilename(template.render(values))
+                output!.filename = SafeName.sanitizeFilename(template.render(values))
             }
         }
         for operation in plan.headerOperations {
             switch operation {
             case .remove(let name) where name.lowercased() == "content-type":
-                output.contentType = nil
+                output!.contentType = nil
             case .remove(let name):
                 let lowered = name.lowercased()
-                output.headers.removeAll { $0.name.lowercased() == lowered }
+                output!.headers.removeAll { $0.name.lowercased() == lowered }
             case .set(let field) where field.name.lowercased() == "content-type":
-                output.contentType = field.value
+                output!.contentType = field.value
             case .set(let field):
                 let lowered = field.name.lowercased()
-                output.headers.removeAll { $0.name.lowercased() == lowered }
-                output.headers.append(PartHeader(name: field.name, value: field.value))
+                output!.headers.removeAll { $0.name.lowercased() == lowered }
+                output!.headers.append(PartHeader(name: field.name, value: field.value))
             case .setSniffedType:
                 guard let sniffed else { continue }
-                let declared = head.contentType.map { PartEvaluator.essence(of: $0) }
-                if declared != sniffed.mimeType { output.contentType = sniffed.mimeType }
+                let declared = current.contentType.map { PartEvaluator.essence(of: $0) }
+                if declared != sniffed.mimeType { output!.contentType = sniffed.mimeType }
             }
         }
-        return output
     }
 
     /// The values a rename template renders from: the original names, one UUID per part (made only if used).
@@ -142,21 +143,21 @@ extension PartPolicyMachine {
     }
 
     mutating func charsetRejection(_ what: String) -> PolicyRejection {
-        let index = current?.index ?? 0
+        let index = current.index
         return reject(
             PolicyRejection(
                 status: 415, reason: .charset, rule: "charset", partIndex: index, detail: "part \(index) \(what)"))
     }
 
     func tooLarge(_ cap: PartPlan.Cap, _ what: String) -> PolicyRejection {
-        let index = current?.index ?? 0
+        let index = current.index
         return PolicyRejection(
             status: 413, reason: .tooLarge, rule: cap.rule, partIndex: index, detail: "part \(index) \(what)")
     }
 
     /// A failed `validate`: a rejection, since a part is only ever stripped before anything of it was written.
     mutating func validationFailed(_ reason: String, alreadyForwarded: Bool) -> PolicyRejection {
-        let index = current?.index ?? 0
+        let index = current.index
         let validation = plan?.validation
         var detail = "part \(index) is not a well-formed file of its type: \(reason)"
         if alreadyForwarded, validation?.onMismatch == .strip {

@@ -38,11 +38,13 @@ struct PartPolicyMachine<Digest: PartDigest> {
     private var records: [PartAuditRecord] = []
 
     // The current part.
-    var current: PartHead?
-    var facts: PartFacts?
-    /// The plan found at head time, if no rule needed the sniffed type.
-    var headPlan: PartPlan?
-    /// The plan the part is forwarded under.
+    /// Its head as received: the one copy the machine keeps (facts, plans and the forwarded head refer to it).
+    /// Not optional, as `facts` is not: `current!.name` copies the whole head before it reads the name. Before
+    /// the first part they hold placeholders (index -1) that nothing reads.
+    var current = PartHead(index: -1, name: "")
+    var facts = PartFacts(declaredEssence: "")
+    /// The plan: found at head time if no rule needed the sniffed type (a held part keeps it until it is decided),
+    /// else found when the held part is decided; the part is forwarded under it.
     var plan: PartPlan?
     /// The head as forwarded.
     var output: PartHead?
@@ -100,15 +102,15 @@ struct PartPolicyMachine<Digest: PartDigest> {
             return .reject(charsetRejection("declares charset '\(charset)', which is not allowed"))
         }
         let facts = PartFacts(
-            head: head, filename: filename, fileExtension: filename.flatMap(FileExtensions.fileExtension(ofFilename:)),
+            filename: filename, fileExtension: filename.flatMap(FileExtensions.fileExtension(ofFilename:)),
             declaredEssence: PartEvaluator.essence(of: head.contentType))
         self.facts = facts
         holdsCharsetValue = settings.charsets != nil && PartCharset.isCharsetField(head.name)
-        guard let plan = evaluator.evaluate(facts) else {
+        guard let plan = evaluator.evaluate(head, facts) else {
             phase = .holding
             return .none
         }
-        headPlan = plan
+        self.plan = plan
         switch plan.outcome {
         case .reject(let refusal):
             return .reject(reject(refusal))
@@ -120,11 +122,9 @@ struct PartPolicyMachine<Digest: PartDigest> {
                 phase = .holding
                 return .none
             }
-            self.plan = plan
-            let head = forwardedHead(plan)
-            output = head
+            makeOutput(plan)
             phase = .streaming
-            return .writeHead(head)
+            return .writeHead(output!)
         }
     }
 
@@ -139,7 +139,7 @@ struct PartPolicyMachine<Digest: PartDigest> {
             return stream(bytes)
         case .holding:
             // A `_charset_` value is judged whole, at its end; other held parts as soon as they pass the cap.
-            let exceeded = !holdsCharsetValue && headPlan?.cap.map { Int64(window.count) > $0.bytes } == true
+            let exceeded = !holdsCharsetValue && plan?.cap.map { Int64(window.count) > $0.bytes } == true
             guard exceeded || window.isFull else { return .none }
             return release(bytes, earlier: earlier)
         }
@@ -236,8 +236,6 @@ struct PartPolicyMachine<Digest: PartDigest> {
 
     private mutating func startPart(_ head: PartHead) {
         current = head
-        facts = nil
-        headPlan = nil
         plan = nil
         output = nil
         window.reset()
@@ -285,7 +283,7 @@ struct PartPolicyMachine<Digest: PartDigest> {
     private mutating func record(_ decision: PartAuditRecord.Decision, rule: String?, detail: String?)
         -> PartAuditRecord
     {
-        guard let head = current else { preconditionFailure("a record needs a part") }
+        precondition(current.index >= 0, "a record needs a part")
         let sniffedType: String?
         if let sniffed {
             sniffedType = sniffed.mimeType
@@ -294,11 +292,12 @@ struct PartPolicyMachine<Digest: PartDigest> {
         } else {
             sniffedType = nil
         }
+        // Field by field: binding `current` or `output` to a local copies every field of the head.
         return PartAuditRecord(
-            index: head.index, name: head.name, forwardedName: output?.name, filename: head.filename,
-            forwardedFilename: output?.filename, declaredType: head.contentType, forwardedType: output?.contentType,
-            sniffedType: sniffedType, receivedBytes: received, forwardedBytes: forwarded,
-            digest: output == nil ? nil : digest.finalize(), decision: decision, reportOnly: false, rule: rule,
-            matchedRules: plan?.matchedRules ?? headPlan?.matchedRules ?? [], detail: detail)
+            index: current.index, name: current.name, forwardedName: output?.name, filename: current.filename,
+            forwardedFilename: output?.filename, declaredType: current.contentType,
+            forwardedType: output?.contentType, sniffedType: sniffedType, receivedBytes: received,
+            forwardedBytes: forwarded, digest: output == nil ? nil : digest.finalize(), decision: decision,
+            reportOnly: false, rule: rule, matchedRules: plan?.matchedRules ?? [], detail: detail)
     }
 }

@@ -100,6 +100,8 @@ public struct PolicyStage<Digest: PartDigest> {
     /// The audit records of the parts completed (or refused) since the last call, in body order.
     @_specialize(where Digest == NoPartDigest)
     public mutating func takeAuditRecords() -> [PartAuditRecord] {
+        // Enforcing, the records stay in the machine until taken: no move (or copy) per event.
+        if shadow == nil { return enforcer.takeRecords() }
         var taken: [PartAuditRecord] = []
         swap(&taken, &completed)
         return taken
@@ -142,30 +144,21 @@ public struct PolicyStage<Digest: PartDigest> {
         ended = true
     }
 
-    /// Moves finished records to ``takeAuditRecords()``; under report-only, each with its would-be decision.
+    /// Under report-only, moves finished records to ``takeAuditRecords()``, each with its would-be decision.
+    /// Enforcing, records stay in the machine until taken.
     private mutating func collectRecords() {
-        if shadow?.hasRecords == true {
+        guard shadow != nil else { return }
+        if shadow!.hasRecords {
             for record in shadow!.takeRecords() { wouldBe[record.index] = record }
         }
         guard enforcer.hasRecords else { return }
-        if shadow == nil {
-            // Enforcing: the records move over as they are (no per-record copy).
-            if completed.isEmpty {
-                completed = enforcer.takeRecords()
-            } else {
-                completed.append(contentsOf: enforcer.takeRecords())
-            }
-            return
-        }
         for var record in enforcer.takeRecords() {
-            if shadow != nil {
-                record.reportOnly = true
-                if let would = wouldBe.removeValue(forKey: record.index) {
-                    record.decision = would.decision
-                    record.rule = would.rule
-                    record.matchedRules = would.matchedRules
-                    record.detail = would.detail
-                }
+            record.reportOnly = true
+            if let would = wouldBe.removeValue(forKey: record.index) {
+                record.decision = would.decision
+                record.rule = would.rule
+                record.matchedRules = would.matchedRules
+                record.detail = would.detail
             }
             completed.append(record)
         }

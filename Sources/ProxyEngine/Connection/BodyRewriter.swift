@@ -12,6 +12,14 @@ package protocol BodyRewriter: AnyObject {
     func finish() throws(MultipartError)
     /// The ops of the last call.
     var recorder: RewriteRecorder { get }
+    /// Runs `body` on the recorder in place (reading ``recorder`` copies it: a dozen reference counts). `body`
+    /// must not reach the rewriter again. Not generic: a generic requirement looked up the result type's
+    /// metadata at run time on every call.
+    func withRecorder(_ body: (borrowing RewriteRecorder) -> Bool) -> Bool
+    /// The recorder's ``RewriteRecorder/encodingError``, read in place.
+    var encodingError: MultipartEncodingError? { get }
+    /// The recorder's ``RewriteRecorder/outputCount``, read in place.
+    var outputCount: Int { get }
     /// Set once the policy refused the request (the last call's ops must then not be written).
     var rejection: PolicyRejection? { get }
     /// Audit records of the parts completed since the last call.
@@ -86,6 +94,13 @@ extension PipelineRewriter {
 
     func finish() throws(MultipartError) { try pipeline.finish() }
     var recorder: RewriteRecorder { inPlace { $0.filter.downstream } }
+    func withRecorder(_ body: (borrowing RewriteRecorder) -> Bool) -> Bool {
+        // Through an inout access: passing `pipeline.filter.downstream` straight copied the whole pipeline.
+        func run(_ pipeline: inout RewritePipeline<Digest>) -> Bool { body(pipeline.filter.downstream) }
+        return run(&pipeline)
+    }
+    var encodingError: MultipartEncodingError? { pipeline.filter.downstream.encodingError }
+    var outputCount: Int { pipeline.filter.downstream.outputCount }
     var rejection: PolicyRejection? { inPlace { $0.filter.rejection } }
     func takeAuditRecords() -> [PartAuditRecord] { pipeline.filter.stage.takeAuditRecords() }
     var contentType: String { inPlace { $0.filter.downstream.encoder.contentType } }

@@ -14,6 +14,21 @@ enum EvBuffer {
         bytes.withUnsafeBytes { add(buffer, $0) }
     }
 
+    /// Appends `count` bytes that `fill` writes into one contiguous reserved region, committed at once (one
+    /// run of the buffer's callbacks). Returns false, having added nothing, when libevent cannot reserve it.
+    static func append(
+        _ buffer: OpaquePointer, count: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Void
+    ) -> Bool {
+        guard count > 0 else { return true }
+        var vector = iovec()
+        guard evbuffer_reserve_space(buffer, count, &vector, 1) == 1, let base = vector.iov_base,
+            vector.iov_len >= count
+        else { return false }
+        fill(UnsafeMutableRawBufferPointer(start: base, count: count))
+        vector.iov_len = count
+        return evbuffer_commit_space(buffer, &vector, 1) == 0
+    }
+
     /// The bytes of the first chain, without copying (valid until the buffer is modified at that chain).
     static func firstChain(_ buffer: OpaquePointer) -> UnsafeRawBufferPointer? {
         var vector = iovec()

@@ -46,9 +46,9 @@ final class RouteMetrics {
     }
 
     /// Counts one part's decision.
-    func countPart(_ record: PartAuditRecord) {
-        let rule = record.rule ?? MetricName.noRule
-        let slot = Self.partSlot(record.decision, record.reportOnly)
+    func countPart(_ decision: PartAuditRecord.Decision, reportOnly: Bool, rule: String?) {
+        let rule = rule ?? MetricName.noRule
+        let slot = Self.partSlot(decision, reportOnly)
         let index: Int
         if let found = parts.firstIndex(where: { $0.rule == rule }) {
             index = found
@@ -63,8 +63,8 @@ final class RouteMetrics {
         let counter = Counter(
             label: MetricName.parts,
             dimensions: [
-                ("route", name), ("decision", record.decision.rawValue), ("rule", rule),
-                ("report_only", record.reportOnly ? "true" : "false"),
+                ("route", name), ("decision", decision.rawValue), ("rule", rule),
+                ("report_only", reportOnly ? "true" : "false"),
             ])
         parts[index].counters[slot] = counter
         counter.increment()

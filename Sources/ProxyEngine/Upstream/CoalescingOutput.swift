@@ -36,6 +36,11 @@ struct CoalescingOutput {
         }
     }
 
+    /// Bytes were added to the buffer by other means: its last chain's free space is unknown.
+    mutating func forget() {
+        reserved = 0
+    }
+
     mutating func add(_ buffer: OpaquePointer, _ bytes: [UInt8]) {
         bytes.withUnsafeBytes { add(buffer, $0) }
     }

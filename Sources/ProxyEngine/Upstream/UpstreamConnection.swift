@@ -34,7 +34,7 @@ final class UpstreamConnection: LoopResource {
     /// The write rate limit of the exchange using the connection (a route's `max_upstream_rate`), if any.
     private var rateLimit: UpstreamRateLimit?
     /// Large-chain writer for TLS upstreams (see ``CoalescingOutput``).
-    private var coalescing = CoalescingOutput()
+    var coalescing = CoalescingOutput()
     /// Whether request bytes are copied into large chains (TLS) rather than moved chain by chain (plain).
     var isTLS: Bool { settings.tls != nil }
 
