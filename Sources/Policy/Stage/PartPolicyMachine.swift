@@ -130,7 +130,8 @@ struct PartPolicyMachine<Digest: PartDigest> {
 
     mutating func partBody(_ bytes: UnsafeRawBufferPointer) -> PolicyBodyAction {
         let earlier = window.count
-        if !window.isFull { window.append(bytes) }
+        // Only a held part's window decides anything; otherwise it is read only for an audit line's sniffed type.
+        if !window.isFull, phase == .holding || settings.sniffsForAudit { window.append(bytes) }
         received += Int64(bytes.count)
         switch phase {
         case .idle, .rejected, .dropping:

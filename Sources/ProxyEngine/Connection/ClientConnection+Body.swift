@@ -135,27 +135,25 @@ extension ClientConnection {
         let framing = sizeLine.map { $0.count + ChunkedEncoder.dataTerminator.count } ?? 0
         let count = total + framing + (last ? ChunkedEncoder.lastChunk.count : 0)
         return EvBuffer.append(buffer, count: count) { region in
-            var at = 0
-            func put(_ bytes: UnsafeRawBufferPointer) {
-                UnsafeMutableRawBufferPointer(rebasing: region[at..<(at + bytes.count)]).copyMemory(from: bytes)
-                at += bytes.count
-            }
+            // A cursor value, not a nested function capturing `var at`: each capture access was checked for
+            // exclusivity at run time.
+            var cursor = RegionCursor(region: region)
             if let sizeLine {
-                sizeLine.withUnsafeBytes(put)
+                sizeLine.withUnsafeBytes { cursor.put($0) }
                 recorder.scratch.withUnsafeBytes { scratch in
                     for op in recorder.ops {
                         switch op {
                         case .move(let index, let count):
-                            put(UnsafeRawBufferPointer(rebasing: recorder.chain![index..<(index + count)]))
+                            cursor.put(UnsafeRawBufferPointer(rebasing: recorder.chain![index..<(index + count)]))
                         case .scratch(let start, let count):
-                            put(UnsafeRawBufferPointer(rebasing: scratch[start..<(start + count)]))
+                            cursor.put(UnsafeRawBufferPointer(rebasing: scratch[start..<(start + count)]))
                         }
                     }
                 }
-                ChunkedEncoder.dataTerminator.withUnsafeBytes(put)
+                ChunkedEncoder.dataTerminator.withUnsafeBytes { cursor.put($0) }
             }
-            if last { ChunkedEncoder.lastChunk.withUnsafeBytes(put) }
-            precondition(at == count, "the gathered span fills its reservation")
+            if last { ChunkedEncoder.lastChunk.withUnsafeBytes { cursor.put($0) } }
+            precondition(cursor.at == count, "the gathered span fills its reservation")
         }
     }
 
@@ -298,5 +296,21 @@ enum ChunkFraming {
 
     static func last(to buffer: OpaquePointer) {
         ChunkedEncoder.lastChunk.withUnsafeBytes { EvBuffer.add(buffer, $0) }
+    }
+}
+
+/// Copies pieces one after another into a reserved region (bounds-checked: a piece past the end traps).
+struct RegionCursor {
+    let region: UnsafeMutableRawBufferPointer
+    private(set) var at = 0
+
+    init(region: UnsafeMutableRawBufferPointer) {
+        self.region = region
+    }
+
+    mutating func put(_ bytes: UnsafeRawBufferPointer) {
+        precondition(bytes.count <= region.count - at, "a piece past the end of its region")
+        UnsafeMutableRawBufferPointer(rebasing: region[at..<(at + bytes.count)]).copyMemory(from: bytes)
+        at += bytes.count
     }
 }

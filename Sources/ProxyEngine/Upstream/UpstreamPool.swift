@@ -1,6 +1,9 @@
 /// Idle keep-alive upstream connections of one worker, per upstream name (most recently used first).
 final class UpstreamPool {
-    private var idle: [String: [UpstreamConnection]] = [:]
+    /// One list per upstream name, searched in order: a configuration names a handful of upstreams, and
+    /// comparing a name with the one it was copied from is a pointer comparison, where a dictionary hashed
+    /// the name on every take and put.
+    private var idle: [(name: String, connections: [UpstreamConnection])] = []
     /// How long an idle connection is kept (shorter than common upstream keep-alive timeouts, e.g. nginx 75 s).
     let idleTimeout: Duration
     /// Whether a connection made with these settings may still be kept (after a reload, only connections to
@@ -13,7 +16,8 @@ final class UpstreamPool {
 
     /// An idle connection to `name`, if one is open.
     func take(_ name: String) -> UpstreamConnection? {
-        while let connection = idle[name]?.popLast() {
+        guard let slot = slot(name) else { return nil }
+        while let connection = idle[slot].connections.popLast() {
             connection.metrics?.idleConnections.decrement()
             if connection.bev != nil {
                 connection.idlePool = nil
@@ -27,8 +31,9 @@ final class UpstreamPool {
     /// Keeps `connection` for reuse, or closes it when the pool for its upstream is full.
     func put(_ connection: UpstreamConnection) {
         let name = connection.settings.name
-        guard connection.bev != nil, (idle[name]?.count ?? 0) < connection.settings.maxIdleConnections,
-            admits(connection.settings)
+        let slot = slot(name)
+        let kept = slot.map { idle[$0].connections.count } ?? 0
+        guard connection.bev != nil, kept < connection.settings.maxIdleConnections, admits(connection.settings)
         else {
             connection.close()
             return
@@ -36,31 +41,41 @@ final class UpstreamPool {
         connection.delegate = nil
         connection.setTimeouts(idleTimeout)
         connection.idlePool = self
-        idle[name, default: []].append(connection)
+        if let slot {
+            idle[slot].connections.append(connection)
+        } else {
+            idle.append((name, [connection]))
+        }
         connection.metrics?.idleConnections.increment()
     }
 
     /// Drops an idle connection that closed (the upstream ended it, or its idle timeout fired).
     func remove(_ closed: UpstreamConnection) {
         closed.idlePool = nil
-        let name = closed.settings.name
-        guard let index = idle[name]?.firstIndex(where: { $0 === closed }) else { return }
-        idle[name]?.remove(at: index)
+        guard let slot = slot(closed.settings.name),
+            let index = idle[slot].connections.firstIndex(where: { $0 === closed })
+        else { return }
+        idle[slot].connections.remove(at: index)
         closed.metrics?.idleConnections.decrement()
     }
 
     /// Idle connections held, all upstreams.
-    var count: Int { idle.values.reduce(0) { $0 + $1.count } }
+    var count: Int { idle.reduce(0) { $0 + $1.connections.count } }
+
+    private func slot(_ name: String) -> Int? {
+        idle.firstIndex { $0.name == name }
+    }
 
     /// Closes the idle connections to `name` (a reload removed or changed that upstream).
     func closeAll(named name: String) {
-        let connections = idle.removeValue(forKey: name) ?? []
+        guard let slot = slot(name) else { return }
+        let connections = idle.remove(at: slot).connections
         for connection in connections { connection.close() }
     }
 
     /// Closes every idle connection.
     func closeAll() {
-        let all = idle.values.flatMap { $0 }
+        let all = idle.flatMap { $0.connections }
         idle.removeAll()
         for connection in all {
             connection.metrics?.idleConnections.decrement()
