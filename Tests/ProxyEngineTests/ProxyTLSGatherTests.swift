@@ -19,21 +19,9 @@ struct ProxyTLSGatherTests {
     /// Sends the request's head, then the body in pieces of `piece` bytes, each a separate write with a pause,
     /// through a proxy in front of a TLS echo upstream; returns what the upstream received.
     static func send(piece: Int) throws -> (status: Int?, records: [EchoRecord]) {
-        let authority = try CertificateAuthority(commonName: "gather test CA", validityDays: 1)
-        let leaf = try authority.issue(dnsNames: ["localhost"], validityDays: 1)
-        let recorder = EchoRecorder()
-        let echo = EchoUpstream(tls: try TLSServerContext(identity: leaf.identity)) { recorder.append($0) }
-        let address = try echo.start(address: SocketAddress("127.0.0.1:0")!)
-        defer { echo.stop() }
-        let tls = try TLSClientContext(trustRoots: .certificates([authority.certificate]))
-        let settings = EngineSettings(
-            listeners: [ListenerSettings(address: SocketAddress("127.0.0.1:0")!)],
-            upstreams: ["up": UpstreamSettings(name: "up", address: address, serverName: "localhost", tls: tls)],
-            routes: [RouteConfiguration(name: "all", upstream: "up")])
-        let proxy = ProxyServer(settings: settings)
-        let port = try proxy.start()[0].port
-        defer { proxy.stop(); proxy.wait() }
-        let client = try TestHTTPClient(port: port, timeout: 10)
+        let proxy = try TLSEchoProxy()
+        defer { proxy.shutdown() }
+        let client = try TestHTTPClient(port: proxy.port, timeout: 10)
         let request = ProxyHarness.request(body, boundary: "gather-b")
         let headLength = request.count - body.count
         client.send(Array(request.prefix(headLength)))
@@ -44,7 +32,7 @@ struct ProxyTLSGatherTests {
             offset = end
             usleep(300)
         }
-        return (client.readResponse()?.status, recorder.records)
+        return (client.readResponse()?.status, proxy.recorder.records)
     }
 
     @Test(arguments: [1, 3, 7, 64, 100_000])

@@ -10,28 +10,15 @@ import Testing
 struct ProxyUpstreamTLSTests {
     /// A proxy in front of a TLS echo upstream whose certificate is verified against a CA made here.
     static func run(maxIdleConnections: Int, requests: Int) throws -> [EchoRecord] {
-        let authority = try CertificateAuthority(commonName: "upstream TLS test CA", validityDays: 1)
-        let leaf = try authority.issue(dnsNames: ["localhost"], validityDays: 1)
-        let recorder = EchoRecorder()
-        let echo = EchoUpstream(tls: try TLSServerContext(identity: leaf.identity)) { recorder.append($0) }
-        let address = try echo.start(address: SocketAddress("127.0.0.1:0")!)
-        defer { echo.stop() }
-        let tls = try TLSClientContext(trustRoots: .certificates([authority.certificate]))
-        let settings = EngineSettings(
-            listeners: [ListenerSettings(address: SocketAddress("127.0.0.1:0")!)],
-            upstreams: ["up": UpstreamSettings(name: "up", address: address, serverName: "localhost", tls: tls,
-                                               maxIdleConnections: maxIdleConnections)],
-            routes: [RouteConfiguration(name: "all", upstream: "up")])
-        let proxy = ProxyServer(settings: settings)
-        let port = try proxy.start()[0].port
-        defer { proxy.stop(); proxy.wait() }
+        let proxy = try TLSEchoProxy(maxIdleConnections: maxIdleConnections)
+        defer { proxy.shutdown() }
         for index in 0..<requests {
             // A new client connection each time: only the upstream side can be reused.
-            let client = try TestHTTPClient(port: port, timeout: 10)
+            let client = try TestHTTPClient(port: proxy.port, timeout: 10)
             client.send("GET /\(index) HTTP/1.1\r\nHost: a\r\n\r\n")
             #expect(client.readResponse()?.status == 200)
         }
-        return recorder.records
+        return proxy.recorder.records
     }
 
     @Test func oneUpstreamConnectionCarriesSuccessiveRequests() throws {
