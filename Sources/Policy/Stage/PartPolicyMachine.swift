@@ -36,6 +36,8 @@ struct PartPolicyMachine<Digest: PartDigest> {
     /// The first rejection (the request is refused at it).
     private(set) var rejection: PolicyRejection?
     private var records: [PartAuditRecord] = []
+    /// The decisions of completed parts, when the settings keep no records.
+    private var decisions: [PartDecision] = []
 
     // The current part.
     /// Its head as received: the one copy the machine keeps (facts, plans and the forwarded head refer to it).
@@ -67,6 +69,18 @@ struct PartPolicyMachine<Digest: PartDigest> {
 
     /// Whether records are waiting for ``takeRecords()``.
     var hasRecords: Bool { !records.isEmpty }
+
+    /// Calls `body` with the decision and, if the settings keep records, the record of each part completed since
+    /// the last call, in body order, then forgets them.
+    mutating func drain(_ body: (PartDecision, PartAuditRecord?) -> Void) {
+        if settings.keepsRecords {
+            for index in records.indices { body(PartDecision(records[index]), records[index]) }
+            records.removeAll(keepingCapacity: true)
+        } else {
+            for index in decisions.indices { body(decisions[index], nil) }
+            decisions.removeAll(keepingCapacity: true)
+        }
+    }
 
     /// The audit records completed since the last call.
     mutating func takeRecords() -> [PartAuditRecord] {
@@ -259,7 +273,7 @@ struct PartPolicyMachine<Digest: PartDigest> {
     /// Refuses the request at the current part and records it.
     mutating func reject(_ refusal: PolicyRejection) -> PolicyRejection {
         if rejection == nil { rejection = refusal }
-        records.append(record(.reject, rule: refusal.rule, detail: refusal.detail))
+        keep(.reject, rule: refusal.rule, detail: refusal.detail)
         phase = .rejected
         return refusal
     }
@@ -268,17 +282,24 @@ struct PartPolicyMachine<Digest: PartDigest> {
     private mutating func finishPart(_ decision: PartAuditRecord.Decision) {
         switch decision {
         case .strip:
-            records.append(record(.strip, rule: stripped?.rule, detail: stripped?.detail))
+            keep(.strip, rule: stripped?.rule, detail: stripped?.detail)
         case .truncate:
             let cap = plan?.cap
-            records.append(
-                record(
-                    .truncate, rule: cap?.rule,
-                    detail: cap.map { "truncated to \($0.bytes) of \(received) bytes (max_bytes)" }))
+            keep(.truncate, rule: cap?.rule, detail: settings.keepsRecords
+                ? cap.map { "truncated to \($0.bytes) of \(received) bytes (max_bytes)" } : nil)
         case .pass, .reject:
-            records.append(record(decision, rule: plan?.rule, detail: nil))
+            keep(decision, rule: plan?.rule, detail: nil)
         }
         phase = .idle
+    }
+
+    /// Keeps the current part's record, or only its decision when the settings keep no records.
+    private mutating func keep(_ decision: PartAuditRecord.Decision, rule: String?, detail: String?) {
+        if settings.keepsRecords {
+            records.append(record(decision, rule: rule, detail: detail))
+        } else {
+            decisions.append(PartDecision(decision: decision, reportOnly: false, rule: rule))
+        }
     }
 
     private mutating func record(_ decision: PartAuditRecord.Decision, rule: String?, detail: String?)

@@ -7,6 +7,9 @@ struct PolicySettings: Sendable {
     var unsafeFilenames: RouteConfiguration.UnsafeFilenameAction
     /// Whether audit records sniff parts no rule sniffed (see ``PolicyStage/init(route:auditDetail:uuid:)``).
     var sniffsForAudit = true
+    /// Whether the machine keeps a full ``PartAuditRecord`` per part, or only its ``PartDecision`` (names, types
+    /// and digests are then never copied out of the part heads).
+    var keepsRecords = true
 
     /// The route's policy as configured.
     init(route: RouteConfiguration) {

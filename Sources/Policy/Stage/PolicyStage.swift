@@ -72,13 +72,18 @@ public struct PolicyStage<Digest: PartDigest> {
     ///   - route: the route whose policy applies.
     ///   - auditDetail: whether audit records name the sniffed type of parts no rule sniffed (for audit lines;
     ///     it costs a sniff per part). Without it, a record carries the sniffed type only when a rule sniffed.
+    ///   - auditRecords: whether to keep a full audit record per part; without them (and not report-only),
+    ///     ``drainParts(_:)`` gives only each part's decision and ``takeAuditRecords()`` nothing.
     ///   - uuid: makes `{uuid}` values (default: random version-4 UUIDs); tests inject a fixed sequence.
     @_specialize(where Digest == NoPartDigest)
     public init(
-        route: RouteConfiguration, auditDetail: Bool = true, uuid: @escaping @Sendable () -> String = RandomUUID.make
+        route: RouteConfiguration, auditDetail: Bool = true, auditRecords: Bool = true,
+        uuid: @escaping @Sendable () -> String = RandomUUID.make
     ) {
         var settings = PolicySettings(route: route)
         settings.sniffsForAudit = auditDetail
+        // Report-only records carry the would-be decisions, matched to the real ones by part: always kept.
+        settings.keepsRecords = auditRecords || route.reportOnly
         if route.reportOnly {
             var baseline = PolicySettings.baseline(of: route)
             baseline.sniffsForAudit = auditDetail
@@ -105,6 +110,18 @@ public struct PolicyStage<Digest: PartDigest> {
         var taken: [PartAuditRecord] = []
         swap(&taken, &completed)
         return taken
+    }
+
+    /// Calls `body` with the decision of each part completed (or refused) since the last call, in body order,
+    /// and its audit record when the stage keeps them; then forgets them.
+    @_specialize(where Digest == NoPartDigest)
+    public mutating func drainParts(_ body: (PartDecision, PartAuditRecord?) -> Void) {
+        guard shadow != nil else {
+            enforcer.drain(body)
+            return
+        }
+        for index in completed.indices { body(PartDecision(completed[index]), completed[index]) }
+        completed.removeAll(keepingCapacity: true)
     }
 
     /// A part's head was parsed.

@@ -22,8 +22,9 @@ package protocol BodyRewriter: AnyObject {
     var outputCount: Int { get }
     /// Set once the policy refused the request (the last call's ops must then not be written).
     var rejection: PolicyRejection? { get }
-    /// Audit records of the parts completed since the last call.
-    func takeAuditRecords() -> [PartAuditRecord]
+    /// Calls `body` with the decision of each part completed since the last call and, when the rewriter was made
+    /// with `digests` (or the route is report-only), its audit record.
+    func drainParts(_ body: (PartDecision, PartAuditRecord?) -> Void)
     /// The request Content-Type announcing the new boundary.
     var contentType: String { get }
 }
@@ -33,7 +34,8 @@ package protocol BodyRewriter: AnyObject {
 /// - Parameters:
 ///   - parser: the parser for the request's boundary (``RequestAdmission/Body/rewrite(_:)``).
 ///   - route: the route whose policy applies.
-///   - digests: whether audit records are wanted in full: SHA-256 digests and the sniffed type of every part.
+///   - digests: whether audit records are wanted, in full: SHA-256 digests and the sniffed type of every part.
+///     Without them the policy stage keeps only each part's decision.
 ///   - boundary: the new boundary (default: fresh from the CSPRNG; `partgate rewrite --boundary` fixes it).
 ///   - uuid: makes `{uuid}` values (default: random version-4 UUIDs).
 package func makeBodyRewriter(
@@ -42,9 +44,11 @@ package func makeBodyRewriter(
 ) -> any BodyRewriter {
     digests
         ? DigestingPolicyRewriter(
-            pipeline: RewritePipeline(parser: parser, route: route, auditDetail: true, boundary: boundary, uuid: uuid))
+            pipeline: RewritePipeline(
+                parser: parser, route: route, auditDetail: true, auditRecords: true, boundary: boundary, uuid: uuid))
         : PolicyRewriter(
-            pipeline: RewritePipeline(parser: parser, route: route, auditDetail: false, boundary: boundary, uuid: uuid))
+            pipeline: RewritePipeline(
+                parser: parser, route: route, auditDetail: false, auditRecords: false, boundary: boundary, uuid: uuid))
 }
 
 /// The parser, the policy stage and the recorder for one body, generic over the digest.
@@ -58,12 +62,12 @@ struct RewritePipeline<Digest: PartDigest> {
     var filter: PolicyFilter<Digest, RewriteRecorder>
 
     init(
-        parser: MultipartParser, route: RouteConfiguration, auditDetail: Bool, boundary: Boundary,
+        parser: MultipartParser, route: RouteConfiguration, auditDetail: Bool, auditRecords: Bool, boundary: Boundary,
         uuid: @escaping @Sendable () -> String
     ) {
         self.parser = parser
         filter = PolicyFilter(
-            stage: PolicyStage(route: route, auditDetail: auditDetail, uuid: uuid),
+            stage: PolicyStage(route: route, auditDetail: auditDetail, auditRecords: auditRecords, uuid: uuid),
             downstream: RewriteRecorder(boundary: boundary))
     }
 
@@ -102,7 +106,7 @@ extension PipelineRewriter {
     var encodingError: MultipartEncodingError? { pipeline.filter.downstream.encodingError }
     var outputCount: Int { pipeline.filter.downstream.outputCount }
     var rejection: PolicyRejection? { inPlace { $0.filter.rejection } }
-    func takeAuditRecords() -> [PartAuditRecord] { pipeline.filter.stage.takeAuditRecords() }
+    func drainParts(_ body: (PartDecision, PartAuditRecord?) -> Void) { pipeline.filter.stage.drainParts(body) }
     var contentType: String { inPlace { $0.filter.downstream.encoder.contentType } }
 
     /// Reads the pipeline where it lies (through the property's modify accessor): the getter would copy the

@@ -213,18 +213,11 @@ extension ClientConnection {
     /// `audit: true`).
     private func reportAudit(_ exchange: Exchange) {
         guard let rewrite = exchange.rewrite else { return }
-        let records = rewrite.takeAuditRecords()
-        guard !records.isEmpty else { return }
-        if let metrics = exchange.metrics {
-            // By index: `for record in records` copies each record (a dozen reference counts) to read three fields.
-            for index in records.indices {
-                metrics.countPart(records[index].decision, reportOnly: records[index].reportOnly,
-                                  rule: records[index].rule)
-            }
-        }
-        guard exchange.route.audit else { return }
-        for record in records {
-            worker.events.audit(record, exchange.route.name, exchange.requestID)
+        let metrics = exchange.metrics
+        let audit = exchange.route.audit
+        rewrite.drainParts { decision, record in
+            metrics?.countPart(decision.decision, reportOnly: decision.reportOnly, rule: decision.rule)
+            if audit, let record { worker.events.audit(record, exchange.route.name, exchange.requestID) }
         }
     }
 

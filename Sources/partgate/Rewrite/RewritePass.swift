@@ -236,9 +236,10 @@ struct RewritePass {
     /// Hands the records of the parts completed by the last call on (routes with `audit: true`, or `--audit`).
     private func reportAudit() {
         guard let rewriter, let route else { return }
-        let records = rewriter.takeAuditRecords()
-        guard settings.audit || route.audit else { return }
-        for record in records { onAudit(record, route.name) }
+        let audit = settings.audit || route.audit
+        rewriter.drainParts { _, record in
+            if audit, let record { onAudit(record, route.name) }
+        }
     }
 
     private mutating func refuse(_ problem: Problem) -> Bool {

@@ -8,13 +8,21 @@ enum PolicyHarness {
     /// Runs a body through parser → policy → recorder, in pieces cut at `cuts`.
     static func run(
         _ route: RouteConfiguration, _ body: [UInt8], cuts: [Int] = [], strictness: Strictness = Strictness(),
-        auditDetail: Bool = true
+        auditDetail: Bool = true, auditRecords: Bool = true
     ) throws -> PolicyRun {
         let uuids = UUIDSequence()
-        let stage = PolicyStage<CountingDigest>(route: route, auditDetail: auditDetail, uuid: { uuids.make() })
+        let stage = PolicyStage<CountingDigest>(
+            route: route, auditDetail: auditDetail, auditRecords: auditRecords, uuid: { uuids.make() })
         var filter = PolicyFilter(stage: stage, downstream: RecordingHandler())
         var parser = MultipartParser(boundary: Boundary(FormBody.boundary)!, strictness: strictness)
         var records: [PartAuditRecord] = []
+        var decisions: [PartDecision] = []
+        func drain() {
+            filter.stage.drainParts { decision, record in
+                decisions.append(decision)
+                if let record { records.append(record) }
+            }
+        }
         var start = 0
         for end in cuts + [body.count] where end >= start {
             let piece = Array(body[start..<end])
@@ -23,17 +31,17 @@ enum PolicyHarness {
                 try parser.parse(span, into: &filter)
                 filter.downstream.input = nil
             }
-            records += filter.stage.takeAuditRecords()
+            drain()
             start = end
             if filter.rejection != nil { break }
         }
         if filter.rejection == nil {
             try parser.finish(into: &filter)
-            records += filter.stage.takeAuditRecords()
+            drain()
         }
         return PolicyRun(
             parts: filter.downstream.parts, ended: filter.downstream.ended, rejection: filter.rejection,
-            records: records, copied: filter.downstream.copied)
+            records: records, decisions: decisions, copied: filter.downstream.copied)
     }
 
     /// Runs the body whole, byte by byte and cut in two at every cut point; expects the same split-invariant
@@ -44,6 +52,12 @@ enum PolicyHarness {
     ) throws -> PolicyRun {
         let whole = try run(route, body.bytes, strictness: strictness)
         let expected = whole.splitInvariant
+        #expect(whole.decisions == whole.records.map(PartDecision.init), "decisions", sourceLocation: sourceLocation)
+        // Without audit records the stage forwards and decides the same, and keeps no record.
+        var light = try run(route, body.bytes, strictness: strictness, auditRecords: false)
+        #expect(light.records.isEmpty == !route.reportOnly || light.records == whole.records, sourceLocation: sourceLocation)
+        light.records = whole.records
+        #expect(light == whole, "without audit records", sourceLocation: sourceLocation)
         let byteByByte = try run(route, body.bytes, cuts: Array(1..<max(1, body.bytes.count)), strictness: strictness)
         #expect(byteByByte.splitInvariant == expected, "byte by byte", sourceLocation: sourceLocation)
         for cut in body.cutPoints {

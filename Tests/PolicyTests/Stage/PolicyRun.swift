@@ -19,6 +19,8 @@ struct PolicyRun: Sendable, Hashable {
     var ended: Bool
     var rejection: PolicyRejection?
     var records: [PartAuditRecord]
+    /// Each part's decision, as ``PolicyStage/drainParts(_:)`` gave it.
+    var decisions: [PartDecision]
     var copied: Int
 
     /// What must not depend on how the body was split: all of it, except, when refused, what the refused part
