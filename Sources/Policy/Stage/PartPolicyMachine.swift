@@ -298,6 +298,7 @@ struct PartPolicyMachine<Digest: PartDigest> {
         if settings.keepsRecords {
             records.append(record(decision, rule: rule, detail: detail))
         } else {
+            if decisions.capacity == 0 { decisions.reserveCapacity(4) }  // not 1, 2, 4: three allocations
             decisions.append(PartDecision(decision: decision, reportOnly: false, rule: rule))
         }
     }
