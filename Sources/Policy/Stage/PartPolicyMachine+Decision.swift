@@ -13,21 +13,16 @@ extension PartPolicyMachine {
     /// go out (all of it, or up to a `truncate` cap); the caller streams the rest of the span.
     /// - Parameter atEnd: the part has ended (the window holds all of it).
     mutating func decide(atEnd: Bool) -> Release {
-        let plan: PartPlan
-        if let headTime = self.plan {
-            plan = headTime
-        } else {
-            var facts = self.facts
+        if self.plan == nil {
             let sniff = window.sniff(complete: atEnd)
             sniffed = sniff
             facts.sniffed = sniff
-            self.facts = facts
             guard let evaluated = evaluator.evaluate(current, facts) else {
                 preconditionFailure("the sniffed type settles every rule")
             }
-            plan = evaluated
-            self.plan = plan
+            self.plan = evaluated
         }
+        let plan = self.plan!
         switch plan.outcome {
         case .reject(let refusal):
             return .reject(reject(refusal))
@@ -72,34 +67,34 @@ extension PartPolicyMachine {
         }
         window.bytes.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         forwarded = Int64(count)
-        makeOutput(plan)
+        makeOutput()
         phase = .streaming
         return .release(output!, forwardCount: count)
     }
 
-    /// Sets ``output``, the head to encode: renamed, with the route's filename treatment, Content-Type and
+    /// Sets ``output``, the head to encode under ``plan``: renamed, with the route's filename treatment, Content-Type and
     /// headers per the plan. Headers the client sent besides Content-Disposition and Content-Type are not
     /// forwarded (RFC 7578 §4.8); only `set_headers` adds headers.
     ///
     /// Built in place from one copy of the received head. A function returning the head copied it three times
     /// (fields read one by one into a new head, the machine copied for a non-mutating call, the result copied
     /// out rather than moved).
-    mutating func makeOutput(_ plan: PartPlan) {
-        precondition(current.index >= 0, "a decided part has a head")
+    mutating func makeOutput() {
+        precondition(current.index >= 0 && plan != nil, "a decided part has a head and a plan")
         output = current
         output!.filename = facts.filename
         if !output!.headers.isEmpty { output!.headers = [] }
-        let renamesFile = plan.filenameTemplate != nil && current.filename?.isEmpty == false
-        if plan.fieldTemplate != nil || renamesFile {
-            let values = templateValues(plan, head: current)
-            if let template = plan.fieldTemplate {
+        let renamesFile = plan!.filenameTemplate != nil && current.filename?.isEmpty == false
+        if plan!.fieldTemplate != nil || renamesFile {
+            let values = templateValues(plan!, head: current)
+            if let template = plan!.fieldTemplate {
                 output!.name = SafeName.sanitizeFieldName(template.render(values))
             }
-            if renamesFile, let template = plan.filenameTemplate {
+            if renamesFile, let template = plan!.filenameTemplate {
                 output!.filename = SafeName.sanitizeFilename(template.render(values))
             }
         }
-        for operation in plan.headerOperations {
+        for operation in plan!.headerOperations {
             switch operation {
             case .remove(let name) where name.lowercased() == "content-type":
                 output!.contentType = nil

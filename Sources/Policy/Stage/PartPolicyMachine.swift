@@ -115,28 +115,29 @@ struct PartPolicyMachine<Digest: PartDigest> {
         {
             return .reject(charsetRejection("declares charset '\(charset)', which is not allowed"))
         }
-        let facts = PartFacts(
-            filename: filename, fileExtension: filename.flatMap(FileExtensions.fileExtension(ofFilename:)),
+        // Assigned in place, not through locals: each local copy cost a reference count per string.
+        facts = PartFacts(
+            filename: filename,
+            fileExtension: settings.usesFileExtension ? filename.flatMap(FileExtensions.fileExtension(ofFilename:)) : nil,
             declaredEssence: PartEvaluator.essence(of: head.contentType))
-        self.facts = facts
         holdsCharsetValue = settings.charsets != nil && PartCharset.isCharsetField(head.name)
-        guard let plan = evaluator.evaluate(head, facts) else {
+        plan = evaluator.evaluate(current, facts)
+        guard plan != nil else {
             phase = .holding
             return .none
         }
-        self.plan = plan
-        switch plan.outcome {
+        switch plan!.outcome {
         case .reject(let refusal):
             return .reject(reject(refusal))
         case .strip(let rule, let detail):
             strip(rule: rule, detail: detail)
             return .none
         case .forward:
-            if holdsCharsetValue || plan.cap.map({ $0.action == .strip && $0.bytes < Int64(sniffWindowSize) }) == true {
+            if holdsCharsetValue || plan!.cap.map({ $0.action == .strip && $0.bytes < Int64(sniffWindowSize) }) == true {
                 phase = .holding
                 return .none
             }
-            makeOutput(plan)
+            makeOutput()
             phase = .streaming
             return .writeHead(output!)
         }
@@ -251,16 +252,17 @@ struct PartPolicyMachine<Digest: PartDigest> {
 
     private mutating func startPart(_ head: PartHead) {
         current = head
-        plan = nil
-        output = nil
+        // Cleared only when set: assigning nil destroys the old value through its type's generic witness.
+        if plan != nil { plan = nil }
+        if output != nil { output = nil }
         window.reset()
-        sniffed = nil
-        walker = nil
+        if sniffed != nil { sniffed = nil }
+        if walker != nil { walker = nil }
         received = 0
         forwarded = 0
         truncated = false
         holdsCharsetValue = false
-        stripped = nil
+        if stripped != nil { stripped = nil }
         phase = .idle
     }
 

@@ -10,6 +10,9 @@ struct PolicySettings: Sendable {
     /// Whether the machine keeps a full ``PartAuditRecord`` per part, or only its ``PartDecision`` (names, types
     /// and digests are then never copied out of the part heads).
     var keepsRecords = true
+    /// Whether a rule reads the filename's extension (`extension:` or `sniff.extension_must_match`); otherwise
+    /// the facts leave it out.
+    var usesFileExtension: Bool
 
     /// The route's policy as configured.
     init(route: RouteConfiguration) {
@@ -17,6 +20,7 @@ struct PolicySettings: Sendable {
         defaultAction = route.defaultAction
         charsets = route.allowedCharsets
         unsafeFilenames = route.unsafeFilenames
+        usesFileExtension = route.rules.contains { $0.match.extension != nil || $0.sniff?.extensionMustMatch == true }
     }
 
     /// What a route forwards when it enforces nothing (what `report_only` forwards): no rules, `default: pass`,
@@ -27,6 +31,7 @@ struct PolicySettings: Sendable {
         settings.rules = []
         settings.defaultAction = .pass
         settings.charsets = nil
+        settings.usesFileExtension = false
         if settings.unsafeFilenames == .reject { settings.unsafeFilenames = .sanitize }
         return settings
     }
