@@ -43,9 +43,24 @@ struct ContentLengthWatch: Sendable {
 
     /// Further name bytes `bytes[start..<end]`, all tchars: the run form of ``nameByte(_:)``, which
     /// stops looking as soon as the name cannot be `content-length`.
+    ///
+    /// Eight bytes at a time while they fit in the name: within a run of tchars, `byte | 0x20` equals a byte of
+    /// `content-length` exactly when the byte is that letter in either case or `-` (the only other byte it
+    /// could be, CR, is no tchar), so one comparison decides eight bytes, and a mismatch rules the name out.
     @inline(__always)
     mutating func nameBytes(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) {
         var index = start
+        while matched >= 0, matched + 8 <= ContentLengthWatch.nameCount, end - index >= 8 {
+            let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) | 0x2020_2020_2020_2020
+            let wanted = UnsafeRawPointer(ContentLengthWatch.name.utf8Start)
+                .loadUnaligned(fromByteOffset: matched, as: UInt64.self)
+            guard word == wanted else {
+                matched = -1
+                return
+            }
+            matched += 8
+            index += 8
+        }
         while matched >= 0, index < end {
             nameByte(bytes[index])
             index += 1

@@ -124,6 +124,16 @@ struct FieldSectionScanner: Sendable {
                     }
                     var last = index
                     var runEnd = index + 1
+                    // Eight bytes at a time while none is a control (HTAB included) or DEL: those are all
+                    // VCHAR, obs-text or SP, and the last one that is not SP ends the value so far.
+                    while limit - runEnd >= 8 {
+                        let word = bytes.loadUnaligned(fromByteOffset: runEnd, as: UInt64.self)
+                        guard !Self.hasControlOrDelete(word) else { break }
+                        var top = 7
+                        while top >= 0, bytes[runEnd + top] == ByteClass.sp { top -= 1 }
+                        if top >= 0 { last = runEnd + top }
+                        runEnd += 8
+                    }
                     while runEnd < limit {
                         let next = bytes[runEnd]
                         if ByteClass.isFieldVChar(next) {
@@ -215,6 +225,18 @@ struct FieldSectionScanner: Sendable {
         default:
             return HTTP1Error(.invalidFieldName, offset: position)
         }
+    }
+
+    /// Whether one of the eight bytes of `word` is below 0x20 or is 0x7F (exact: the borrows of the two
+    /// subtractions only ever flag bytes above one that is flagged rightly).
+    @inline(__always)
+    static func hasControlOrDelete(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let below20 = (word &- ones &* 0x20) & ~word & highs
+        let delete = word ^ (ones &* 0x7F)
+        let isDelete = (delete &- ones) & ~delete & highs
+        return (below20 | isDelete) != 0
     }
 
     /// The error for a non-tchar, non-colon byte inside a field name.

@@ -1,0 +1,82 @@
+import Testing
+
+@testable import HTTP1
+
+/// The eight-byte fast paths of the field scanner: the value run's control test and the Content-Length name
+/// comparison, against the byte-at-a-time rules they stand in for.
+@Suite struct FieldSectionScannerWordTests {
+    private static func isControlOrDelete(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x7F }
+
+    @Test func controlTestIsExactForEveryByteAtEveryPosition() {
+        for filler: UInt8 in [0x61, 0x20, 0x7E, 0x80, 0xFF, 0x21] {
+            for byte in UInt8.min...UInt8.max {
+                for position in 0..<8 {
+                    var bytes = [UInt8](repeating: filler, count: 8)
+                    bytes[position] = byte
+                    let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                    #expect(
+                        FieldSectionScanner.hasControlOrDelete(word) == bytes.contains(where: Self.isControlOrDelete),
+                        "byte \(byte) at \(position) among \(filler)")
+                }
+            }
+        }
+    }
+
+    @Test func controlTestMatchesBytesForRandomWords() {
+        var random = SplitMix64(seed: 0x5EED)
+        let interesting: [UInt8] = [0x00, 0x09, 0x0A, 0x0D, 0x1F, 0x20, 0x21, 0x7E, 0x7F, 0x80, 0xFF, 0x41]
+        for _ in 0..<20_000 {
+            let bytes = (0..<8).map { _ in interesting[Int(random.next() % UInt64(interesting.count))] }
+            let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+            #expect(FieldSectionScanner.hasControlOrDelete(word) == bytes.contains(where: Self.isControlOrDelete))
+        }
+    }
+
+    /// Every byte at every position of a 40-byte value (so that it falls in an eight-byte word, its tail, or both):
+    /// the head is refused at that byte exactly when the byte is not allowed in a value, and otherwise keeps the
+    /// value with its leading and trailing whitespace trimmed. Under every split (SplitFeeder).
+    @Test(arguments: [UInt8(0x00), 0x01, 0x09, 0x0A, 0x0D, 0x1F, 0x20, 0x7F, 0x80, 0xFF])
+    func everyByteAtEveryValuePosition(byte: UInt8) {
+        let prefix = Array("GET / HTTP/1.1\r\nHost: a\r\nX-Long: ".utf8)
+        for position in 0..<40 {
+            var value = [UInt8](repeating: UInt8(ascii: "v"), count: 40)
+            value[position] = byte
+            let bytes = prefix + value + Array("\r\n\r\n".utf8)
+            let outcome = SplitFeeder.verify(bytes) { HeadFeeding.request($0, parser: RequestHeadParser()) }
+            let offset = prefix.count + position
+            switch byte {
+            case 0x0A:
+                #expect(outcome == .error(HTTP1Error(.bareLF, offset: offset)), "at \(position)")
+            case 0x0D:
+                // A CR ends the value; the LF expected after it is a `v` (or the CR of the line end).
+                #expect(outcome == .error(HTTP1Error(.bareCR, offset: offset)), "at \(position)")
+            case 0x09, 0x20, 0x80, 0xFF:
+                var expected = value
+                while let last = expected.last, last == 0x20 || last == 0x09 { expected.removeLast() }
+                while let first = expected.first, first == 0x20 || first == 0x09 { expected.removeFirst() }
+                #expect(outcome.head?.fields.last?.valueBytes == expected, "at \(position)")
+            default:
+                #expect(outcome == .error(HTTP1Error(.invalidFieldValue, offset: offset)), "at \(position)")
+            }
+        }
+    }
+
+    /// Field names near `content-length` in every case: only the name itself (any case) is a Content-Length, so
+    /// only it trips the duplicate check at the second line's colon.
+    @Test(arguments: [
+        ("Content-Length", true), ("CONTENT-LENGTH", true), ("content-length", true), ("cOnTeNt-LeNgTh", true),
+        ("Content-Lengthx", false), ("Content-Lengt", false), ("Content-Type", false), ("Contentxlength", false),
+        ("Content_Length", false), ("Xontent-Length", false), ("Content-Lengtz", false), ("Connection", false),
+        ("Content-Lmngth", false), ("Content-", false),
+    ])
+    func contentLengthNames(name: String, isContentLength: Bool) {
+        let text = "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\n\(name): 2\r\n\r\n"
+        let outcome = SplitFeeder.verify(Array(text.utf8)) { HeadFeeding.request($0, parser: RequestHeadParser()) }
+        if isContentLength {
+            let offset = "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\n".utf8.count
+            #expect(outcome == .error(HTTP1Error(.duplicateContentLength, offset: offset)))
+        } else {
+            #expect(outcome.head?.fields.count == 3)
+        }
+    }
+}
