@@ -10,7 +10,7 @@
 //   head.validatedHost(), head.singleContentType()                                    (throw)
 //   BodyDecoder(framing: framing.body).decode(span)
 //                                         -> .data(range) | .needMore | .end(consumed:) | .error
-//   head.serialized(target:removing: head.hopByHopFieldNames, adding: [...])  -> upstream head
+//   head.serialized(target:removing: FieldNameSet(head.hopByHopFieldNames), adding: [...])  -> upstream head
 //   ChunkedEncoder.sizeLine(for:), .dataTerminator, .lastChunk                -> upstream body
 //
 // and per upstream response: ResponseHeadParser, ResponseFraming(analyzing:requestMethod:),

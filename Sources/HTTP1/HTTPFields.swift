@@ -180,28 +180,22 @@ public struct HTTPFields: Sendable {
         return true
     }
 
-    /// Appends `Name: value CRLF` for every field whose lowercased name is not in `removing`.
+    /// Appends `Name: value CRLF` for every field whose name is not in `removing`.
     /// - Parameters:
     ///   - buffer: The buffer to append to.
-    ///   - removing: Lowercased names to leave out.
-    public func write(into buffer: inout [UInt8], removing: Set<String> = []) {
-        // Bit n set: some name in `removing` is n bytes long (63: 63 or more); most fields skip the set.
-        var lengths: UInt64 = 0
-        for name in removing { lengths |= 1 << UInt64(Swift.min(63, name.utf8.count)) }
-        for index in entries.indices {
-            let length = entries[index].nameEnd - entries[index].nameStart
-            if lengths & (1 << UInt64(Swift.min(63, length))) != 0,
-                removing.contains(where: { nameMatches(entries[index], $0) })
-            {
-                continue
+    ///   - removing: Names to leave out (ASCII case ignored).
+    public func write(into buffer: inout [UInt8], removing: FieldNameSet = []) {
+        storage.withUnsafeBufferPointer { stored in
+            for entry in entries {
+                let name = UnsafeBufferPointer(rebasing: stored[entry.nameStart..<entry.nameEnd])
+                if removing.contains(name) { continue }
+                buffer.append(contentsOf: name)
+                buffer.append(ByteClass.colon)
+                buffer.append(ByteClass.sp)
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: stored[entry.valueStart..<entry.valueEnd]))
+                buffer.append(ByteClass.cr)
+                buffer.append(ByteClass.lf)
             }
-            let entry = entries[index]
-            buffer.append(contentsOf: storage[entry.nameStart..<entry.nameEnd])
-            buffer.append(ByteClass.colon)
-            buffer.append(ByteClass.sp)
-            buffer.append(contentsOf: storage[entry.valueStart..<entry.valueEnd])
-            buffer.append(ByteClass.cr)
-            buffer.append(ByteClass.lf)
         }
     }
 }

@@ -21,13 +21,13 @@ extension RequestHead {
     ///   - target: The request-target to send (default: the received one; a reverse proxy sends
     ///     `target.originForm`).
     ///   - version: The version to send (default: the received one).
-    ///   - removing: Lowercased names of fields to leave out (see ``hopByHopFieldNames``).
+    ///   - removing: Names of fields to leave out (see ``hopByHopFieldNames``).
     ///   - adding: Fields appended after the kept ones (X-Forwarded-For, Via, framing, ...).
     public func write(
         into buffer: inout [UInt8],
         target: String? = nil,
         version: HTTPVersion? = nil,
-        removing: Set<String> = [],
+        removing: FieldNameSet = [],
         adding: [HTTPField] = []
     ) {
         let addedBytes = adding.reduce(0) { $0 + $1.name.utf8.count + $1.valueBytes.count + 4 }
@@ -44,14 +44,14 @@ extension RequestHead {
     ///   - buffer: The buffer to append to.
     ///   - target: The request-target to send (default: the received one).
     ///   - version: The version to send (default: the received one).
-    ///   - removing: Lowercased names of fields to leave out.
+    ///   - removing: Names of fields to leave out.
     ///   - addedBytes: About how many bytes `appendFields` appends (capacity is reserved once).
     ///   - appendFields: Appends the added field lines.
     public func write(
         into buffer: inout [UInt8],
         target: String? = nil,
         version: HTTPVersion? = nil,
-        removing: Set<String> = [],
+        removing: FieldNameSet = [],
         addedBytes: Int,
         appendFields: (inout [UInt8]) -> Void
     ) {
@@ -62,9 +62,9 @@ extension RequestHead {
         )
         buffer.reserveCapacity(buffer.count + method.utf8.count + targetString.utf8.count + 16
             + fields.storage.count + 4 * fields.count + addedBytes)
-        buffer.append(contentsOf: method.utf8)
+        buffer.appendUTF8(method)
         buffer.append(ByteClass.sp)
-        buffer.append(contentsOf: targetString.utf8)
+        buffer.appendUTF8(targetString)
         buffer.append(ByteClass.sp)
         (version ?? self.version).write(into: &buffer)
         buffer.append(contentsOf: HTTP1.crlf)
@@ -77,12 +77,12 @@ extension RequestHead {
     /// - Parameters:
     ///   - target: The request-target to send (default: the received one).
     ///   - version: The version to send (default: the received one).
-    ///   - removing: Lowercased names of fields to leave out.
+    ///   - removing: Names of fields to leave out.
     ///   - adding: Fields appended after the kept ones.
     public func serialized(
         target: String? = nil,
         version: HTTPVersion? = nil,
-        removing: Set<String> = [],
+        removing: FieldNameSet = [],
         adding: [HTTPField] = []
     ) -> [UInt8] {
         var buffer: [UInt8] = []

@@ -12,12 +12,12 @@ extension ResponseHead {
     /// - Parameters:
     ///   - buffer: The buffer to append to.
     ///   - version: The version to send (default: the received one).
-    ///   - removing: Lowercased names of fields to leave out.
+    ///   - removing: Names of fields to leave out.
     ///   - adding: Fields appended after the kept ones.
     public func write(
         into buffer: inout [UInt8],
         version: HTTPVersion? = nil,
-        removing: Set<String> = [],
+        removing: FieldNameSet = [],
         adding: [HTTPField] = []
     ) {
         // One allocation for the whole head: the received bytes bound the kept ones.

@@ -39,7 +39,7 @@ import Testing
         let bytes = original.serialized(
             target: original.target.originForm,
             version: .http1_1,
-            removing: original.hopByHopFieldNames,
+            removing: FieldNameSet(original.hopByHopFieldNames),
             adding: [
                 HTTPField(name: "X-Forwarded-For", value: "192.0.2.1"),
                 HTTPField(name: "X-Forwarded-Proto", value: "https"),

@@ -2,6 +2,9 @@ import CEventTLS
 import HTTP1
 
 extension ClientConnection: UpstreamDelegate {
+    /// The fields never relayed from a response as received (Connection options come on top).
+    static let hopByHopRemovals = FieldNameSet(RequestHead.standardHopByHopFieldNames)
+
     func upstreamConnected(_ upstream: UpstreamConnection) {
         guard let exchange, exchange.upstream === upstream else { return }
         let timeout = exchange.route.responseTimeout(settings)
@@ -163,9 +166,8 @@ extension ClientConnection: UpstreamDelegate {
         var bytes: [UInt8] = []
         // The Connection options the framing parsed already (nginx sends `keep-alive` on every response).
         let removing = framing.connectionOptions.isSubset(of: RequestHead.standardHopByHopFieldNames)
-            ? RequestHead.standardHopByHopFieldNames
-            : RequestHead.standardHopByHopFieldNames.union(
-                framing.connectionOptions.subtracting(RequestFraming.protectedFieldNames))
+            ? Self.hopByHopRemovals
+            : Self.hopByHopRemovals.union(framing.connectionOptions.subtracting(RequestFraming.protectedFieldNames))
         head.write(into: &bytes, version: .http1_1, removing: removing, adding: adding)
         EvBuffer.add(output, bytes)
         exchange.responseStarted = true

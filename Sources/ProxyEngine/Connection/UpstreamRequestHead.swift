@@ -24,10 +24,10 @@ package enum UpstreamRequestHead {
     ///   - body: how the body is framed upstream.
     /// - Returns: the head in wire form, through its final CRLF.
     package static func make(_ head: RequestHead, client: String, tls: Bool, body: Body) -> [UInt8] {
-        var removing: Set<String>
+        var removing: FieldNameSet
         switch body {
         case .rewritten: removing = rewriteRemovals
-        case .spooled: removing = forwardRemovals.union(["content-length"])
+        case .spooled: removing = spoolRemovals
         case .relayed: removing = forwardRemovals
         }
         if head.contains("connection") { removing.formUnion(head.hopByHopFieldNames) }
@@ -39,14 +39,14 @@ package enum UpstreamRequestHead {
             addedBytes: 160 + client.utf8.count
         ) { buffer in
             appendList(into: &buffer, name: "X-Forwarded-For", head.values("x-forwarded-for")) {
-                $0.append(contentsOf: client.utf8)
+                $0.appendUTF8(client)
             }
-            buffer.append(contentsOf: (tls ? "X-Forwarded-Proto: https\r\n" : "X-Forwarded-Proto: http\r\n").utf8)
+            buffer.appendLiteral(tls ? "X-Forwarded-Proto: https\r\n" : "X-Forwarded-Proto: http\r\n")
             appendList(into: &buffer, name: "Via", head.values("via")) {
-                $0.append(contentsOf: String(head.version.major).utf8)
+                $0.appendUTF8(String(head.version.major))
                 $0.append(UInt8(ascii: "."))
-                $0.append(contentsOf: String(head.version.minor).utf8)
-                $0.append(contentsOf: " partgate".utf8)
+                $0.appendUTF8(String(head.version.minor))
+                $0.appendLiteral(" partgate")
             }
             switch body {
             case .rewritten(let contentType, let length):
@@ -54,10 +54,10 @@ package enum UpstreamRequestHead {
                 if let length {
                     appendLine(into: &buffer, name: "Content-Length", value: String(length))
                 } else {
-                    buffer.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8)
+                    buffer.appendLiteral("Transfer-Encoding: chunked\r\n")
                 }
             case .relayed(let chunked):
-                if chunked { buffer.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8) }
+                if chunked { buffer.appendLiteral("Transfer-Encoding: chunked\r\n") }
             case .spooled(let length):
                 appendLine(into: &buffer, name: "Content-Length", value: String(length))
             }
@@ -70,27 +70,29 @@ package enum UpstreamRequestHead {
         into buffer: inout [UInt8], name: StaticString, _ received: [String], appendLast: (inout [UInt8]) -> Void
     ) {
         buffer.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        buffer.append(contentsOf: ": ".utf8)
+        buffer.appendLiteral(": ")
         for value in received {
-            buffer.append(contentsOf: value.utf8)
-            buffer.append(contentsOf: ", ".utf8)
+            buffer.appendUTF8(value)
+            buffer.appendLiteral(", ")
         }
         appendLast(&buffer)
-        buffer.append(contentsOf: "\r\n".utf8)
+        buffer.appendLiteral("\r\n")
     }
 
     /// Appends `name: value CRLF`.
     private static func appendLine(into buffer: inout [UInt8], name: StaticString, value: String) {
         buffer.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        buffer.append(contentsOf: ": ".utf8)
-        buffer.append(contentsOf: value.utf8)
-        buffer.append(contentsOf: "\r\n".utf8)
+        buffer.appendLiteral(": ")
+        buffer.appendUTF8(value)
+        buffer.appendLiteral("\r\n")
     }
 
     /// Fields never forwarded as received: hop-by-hop ones, Expect (partgate answers 100-continue itself),
     /// and the forwarding fields partgate rewrites.
-    static let forwardRemovals: Set<String> = RequestHead.standardHopByHopFieldNames.union(
-        ["expect", "x-forwarded-for", "x-forwarded-proto", "via"])
+    static let forwardRemovals = FieldNameSet(RequestHead.standardHopByHopFieldNames.union(
+        ["expect", "x-forwarded-for", "x-forwarded-proto", "via"]))
     /// The same plus the framing of a re-encoded body.
-    static let rewriteRemovals: Set<String> = forwardRemovals.union(["content-length", "content-type"])
+    static let rewriteRemovals = forwardRemovals.union(["content-length", "content-type"])
+    /// The same plus the received Content-Length of a spooled body (sent with its exact length).
+    static let spoolRemovals = forwardRemovals.union(["content-length"])
 }
