@@ -1,14 +1,18 @@
 /// One decoder for every ``BodyFraming``: the engine builds it from the framing of a head and feeds
 /// it spans until `.end`.
 public struct BodyDecoder: Sendable {
+    /// Small on purpose: the chunked decoder lies beside it, not in it, so that switching over the mode on every
+    /// span copies a word rather than the chunked decoder (ten copies per small request, trailer scanner included).
     private enum Mode: Sendable {
         case empty
         case length(remaining: UInt64)
-        case chunked(ChunkedDecoder)
+        case chunked
         case untilClose(closed: Bool)
     }
 
     private var mode: Mode
+    /// The chunked decoder, in `.chunked` mode.
+    private var chunked: ChunkedDecoder?
     /// Body bytes consumed so far (data and framing).
     public private(set) var consumed = 0
 
@@ -20,7 +24,9 @@ public struct BodyDecoder: Sendable {
         switch framing {
         case .none: mode = .empty
         case .contentLength(let length): mode = length == 0 ? .empty : .length(remaining: length)
-        case .chunked: mode = .chunked(ChunkedDecoder(limits: chunkedLimits))
+        case .chunked:
+            mode = .chunked
+            chunked = ChunkedDecoder(limits: chunkedLimits)
         case .untilClose: mode = .untilClose(closed: false)
         }
     }
@@ -30,7 +36,7 @@ public struct BodyDecoder: Sendable {
         switch mode {
         case .empty: return true
         case .length(let remaining): return remaining == 0
-        case .chunked(let decoder): return decoder.isComplete
+        case .chunked: return chunked!.isComplete
         case .untilClose(let closed): return closed
         }
     }
@@ -53,10 +59,8 @@ public struct BodyDecoder: Sendable {
             mode = .length(remaining: remaining - UInt64(take))
             consumed += take
             return .data(0..<take)
-        case .chunked(var decoder):
-            mode = .empty  // drop the reference so `decoder` is mutated in place
-            let action = decoder.decode(span)
-            mode = .chunked(decoder)
+        case .chunked:
+            let action = chunked!.decode(span)
             switch action {
             case .data(let range): consumed += range.upperBound
             case .end(let count): consumed += count
@@ -84,8 +88,8 @@ public struct BodyDecoder: Sendable {
             return nil
         case .length(let remaining):
             return remaining == 0 ? nil : HTTP1Error(.truncatedBody, offset: consumed)
-        case .chunked(let decoder):
-            return decoder.finish()
+        case .chunked:
+            return chunked!.finish()
         case .untilClose:
             mode = .untilClose(closed: true)
             return nil

@@ -12,6 +12,16 @@ enum HeaderLookalike {
         "te", "trailer", "keep-alive", "proxy-connection",
     ].map { name in (Array(name.utf8), Array(name.utf8).filter(isAlphanumeric)) }
 
+    /// Each sensitive name's skeleton length, first and last byte as one key (``key(_:_:_:)``), in the order of
+    /// ``sensitive``: most names are ruled out on these integers alone, without touching the nested arrays (each
+    /// access to them cost reference counts).
+    private static let keys: [UInt32] = sensitive.map { key($0.skeleton.count, $0.skeleton.first!, $0.skeleton.last!) }
+
+    @inline(__always)
+    private static func key(_ count: Int, _ first: UInt8, _ last: UInt8) -> UInt32 {
+        UInt32(count) << 16 | UInt32(first) << 8 | UInt32(last)
+    }
+
     /// The longest skeleton (`transferencoding`): a name with more letters and digits imitates none.
     private static let longestSkeleton = 16
 
@@ -43,9 +53,13 @@ enum HeaderLookalike {
             count += 1
             if count > longestSkeleton { return false }
         }
-        for candidate in sensitive
-        where candidate.skeleton.count == count && candidate.skeleton.first == first && candidate.skeleton.last == last {
-            if bytes.count == candidate.name.count && zip(bytes, candidate.name).allSatisfy({ lowercased($0) == $1 }) {
+        let wanted = key(count, first, last)
+        for (index, candidateKey) in keys.enumerated() where candidateKey == wanted {
+            let candidate = sensitive[index]
+            if bytes.count == candidate.name.count, candidate.name.withUnsafeBufferPointer({ name in
+                for index in 0..<name.count where lowercased(bytes[index]) != name[index] { return false }
+                return true
+            }) {
                 return false  // the name itself, in any case
             }
             var skeletonIndex = 0
