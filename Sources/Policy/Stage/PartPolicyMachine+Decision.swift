@@ -84,8 +84,8 @@ extension PartPolicyMachine {
         output = current
         output!.filename = facts.filename
         if !output!.headers.isEmpty { output!.headers = [] }
-        let renamesFile = plan!.filenameTemplate != nil && current.filename?.isEmpty == false
-        if plan!.fieldTemplate != nil || renamesFile {
+        let renamesFile = plan!.filenameTemplate.isSome && current.filename?.isEmpty == false
+        if plan!.fieldTemplate.isSome || renamesFile {
             let values = templateValues(plan!, head: current)
             if let template = plan!.fieldTemplate {
                 output!.name = SafeName.sanitizeFieldName(template.render(values))

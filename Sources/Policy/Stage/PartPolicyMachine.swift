@@ -120,7 +120,7 @@ struct PartPolicyMachine<Digest: PartDigest> {
             filename: filename,
             fileExtension: settings.usesFileExtension ? filename.flatMap(FileExtensions.fileExtension(ofFilename:)) : nil,
             declaredEssence: PartEvaluator.essence(of: head.contentType))
-        holdsCharsetValue = settings.charsets != nil && PartCharset.isCharsetField(head.name)
+        holdsCharsetValue = settings.charsets.isSome && PartCharset.isCharsetField(head.name)
         plan = evaluator.evaluate(current, facts)
         guard plan != nil else {
             phase = .holding
@@ -239,7 +239,7 @@ struct PartPolicyMachine<Digest: PartDigest> {
         }
         guard count > 0 else { return .none }
         let slice = UnsafeRawBufferPointer(rebasing: bytes[0..<count])
-        if walker != nil {
+        if walker.isSome {
             walker!.feed(slice)
             if let failure = walker!.failure { return .reject(validationFailed(failure, alreadyForwarded: true)) }
         }
@@ -253,16 +253,16 @@ struct PartPolicyMachine<Digest: PartDigest> {
     private mutating func startPart(_ head: PartHead) {
         current = head
         // Cleared only when set: assigning nil destroys the old value through its type's generic witness.
-        if plan != nil { plan = nil }
-        if output != nil { output = nil }
+        if plan.isSome { plan = nil }
+        if output.isSome { output = nil }
         window.reset()
-        if sniffed != nil { sniffed = nil }
-        if walker != nil { walker = nil }
+        if sniffed.isSome { sniffed = nil }
+        if walker.isSome { walker = nil }
         received = 0
         forwarded = 0
         truncated = false
         holdsCharsetValue = false
-        if stripped != nil { stripped = nil }
+        if stripped.isSome { stripped = nil }
         phase = .idle
     }
 
