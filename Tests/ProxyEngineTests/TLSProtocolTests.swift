@@ -24,6 +24,26 @@ struct TLSProtocolTests {
         #expect(run.client.info?.cipher.isEmpty == false)
     }
 
+    /// The client offers AES-128-GCM first, so a server following the client's order (OpenSSL's default, and
+    /// partgate's own listener) picks it; OpenSSL's own client order would give TLS_AES_256_GCM_SHA384.
+    @Test func clientOffersAES128GCMFirst() throws {
+        let run = try TLSLoopback.run(
+            server: fixture.serverContext(), client: fixture.clientContext(), serverName: "localhost")
+        #expect(run.client.succeeded, "\(run.client)")
+        #expect(run.client.info?.cipher == "TLS_AES_128_GCM_SHA256")
+        #expect(run.server.info?.cipher == "TLS_AES_128_GCM_SHA256")
+    }
+
+    /// The other two suites are still offered: a server that allows only one of them gets it.
+    @Test(arguments: ["TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256"])
+    func serverRestrictedToAnotherSuiteStillConnects(suite: String) throws {
+        let run = try TLSLoopback.run(
+            server: fixture.serverContext(), client: fixture.clientContext(), serverName: "localhost",
+            serverSetup: { ssl in _ = SSL_set_ciphersuites(ssl, suite) })
+        #expect(run.client.succeeded, "\(run.client)")
+        #expect(run.client.info?.cipher == suite)
+    }
+
     @Test(arguments: [
         (["h2", "http/1.1"], "http/1.1"),
         (["http/1.0"], "http/1.0"),

@@ -47,6 +47,9 @@ public final class TLSClientContext: @unchecked Sendable {
         self.verifiesPeer = verify
         // From here on, a throw runs deinit, which frees the context.
         try TLSContextDefaults.apply(to: context)
+        guard SSL_CTX_set_ciphersuites(context, TLSContextDefaults.clientCipherSuites) == 1 else {
+            throw TLSError.openSSL(.context, "cannot set the TLS 1.3 cipher suites")
+        }
         guard SSL_CTX_set_alpn_protos(context, ALPN.clientOffer, UInt32(ALPN.clientOffer.count)) == 0 else {
             throw TLSError.openSSL(.context, "cannot offer ALPN http/1.1")  // note: 0 means success here
         }
