@@ -24,7 +24,20 @@ enum AuthoritySyntax {
         allowEmptyHost: Bool,
         requirePort: Bool
     ) -> Failure? {
-        let values = Array(bytes)
+        // Slices of a head's storage are contiguous: checked in place, not copied into an array first.
+        if let failure = bytes.withContiguousStorageIfAvailable({
+            validate(buffer: $0, allowEmptyHost: allowEmptyHost, requirePort: requirePort)
+        }) {
+            return failure
+        }
+        return Array(bytes).withUnsafeBufferPointer {
+            validate(buffer: $0, allowEmptyHost: allowEmptyHost, requirePort: requirePort)
+        }
+    }
+
+    private static func validate(
+        buffer values: UnsafeBufferPointer<UInt8>, allowEmptyHost: Bool, requirePort: Bool
+    ) -> Failure? {
         if let at = values.firstIndex(of: UInt8(ascii: "@")) {
             return .userinfo(at: at)
         }

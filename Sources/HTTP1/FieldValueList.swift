@@ -9,7 +9,7 @@ enum FieldValueList {
     }
 
     /// Splits every value on `,` and trims OWS; empty elements are kept (as empty slices).
-    static func elements(_ values: [ArraySlice<UInt8>]) -> [ArraySlice<UInt8>] {
+    static func elements(_ values: FieldValues) -> [ArraySlice<UInt8>] {
         var result: [ArraySlice<UInt8>] = []
         for value in values {
             var start = value.startIndex
@@ -78,7 +78,7 @@ enum FieldValueList {
 
     /// The single Content-Length of `values` (one per field line), or nil when there is none.
     /// - Throws: `duplicate_content_length`, `invalid_content_length`, `content_length_overflow`.
-    static func contentLength(_ values: [ArraySlice<UInt8>]) throws(HTTP1Error) -> UInt64? {
+    static func contentLength(_ values: FieldValues) throws(HTTP1Error) -> UInt64? {
         guard let value = values.first else {
             return nil
         }
@@ -106,7 +106,7 @@ enum FieldValueList {
     /// The transfer codings of every Transfer-Encoding line, in order.
     /// - Throws: `invalid_transfer_encoding` for an empty element or one that is not
     ///   `token *( OWS ";" ... )`.
-    static func codings(_ values: [ArraySlice<UInt8>]) throws(HTTP1Error) -> [Coding] {
+    static func codings(_ values: FieldValues) throws(HTTP1Error) -> [Coding] {
         var codings: [Coding] = []
         for element in elements(values) {
             var nameEnd = element.startIndex
@@ -124,7 +124,7 @@ enum FieldValueList {
 
     /// The lowercased connection options of every Connection line (empty elements skipped).
     /// - Throws: `invalid_connection` for an element that is not a token.
-    static func connectionOptions(_ values: [ArraySlice<UInt8>]) throws(HTTP1Error) -> Set<String> {
+    static func connectionOptions(_ values: FieldValues) throws(HTTP1Error) -> Set<String> {
         // The usual line (`keep-alive` on nginx's every response, or `close`): a set made once, not per head.
         if values.count == 1 {
             let only = trimmed(values[0])

@@ -100,11 +100,12 @@ public struct HTTPFields: Sendable {
         return found
     }
 
-    /// The value bytes of every field named `name`, in order, without copying.
-    func valueSlices(named name: String) -> [ArraySlice<UInt8>] {
-        var values: [ArraySlice<UInt8>] = []  // one allocation, and none for an absent field
+    /// The value bytes of every field named `name`, in order, without copying (and without allocating for a
+    /// name that appears at most once).
+    func valueSlices(named name: String) -> FieldValues {
+        var values = FieldValues(storage: storage)
         forEachEntry(named: name) { entry in
-            values.append(storage[entry.valueStart..<entry.valueEnd])
+            values.append(entry.valueStart..<entry.valueEnd)
             return true
         }
         return values

@@ -28,10 +28,10 @@ extension RequestHead {
     /// - Returns: The value, or nil when absent.
     /// - Throws: `duplicate_content_type`.
     public func singleContentType() throws(HTTP1Error) -> String? {
-        let values = fields.values(named: "content-type")
+        let values = fields.valueSlices(named: "content-type")
         guard values.count <= 1 else {
             throw HTTP1Error(.duplicateContentType)
         }
-        return values.first
+        return values.first.map { String(decoding: $0, as: UTF8.self) }
     }
 }

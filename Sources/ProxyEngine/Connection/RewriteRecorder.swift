@@ -20,6 +20,8 @@ package struct RewriteRecorder: MultipartHandler {
     init(boundary: Boundary) {
         encoder = MultipartEncoder(boundary: boundary)
         scratch.reserveCapacity(512)
+        // A small form makes two ops per part (head, then data): one allocation, not growth from 1 to 8.
+        ops.reserveCapacity(16)
     }
 
     /// Starts recording for a chain; ops of the previous batch must have been applied.
