@@ -41,7 +41,8 @@ public struct MultipartContentType: Sendable, Hashable {
         }
         var scanner = ParameterScanner(bytes, start: media.end)
         // The usual header has one parameter: the set of seen names is made only for a second one.
-        var first: [UInt8]?
+        // The first name stays a range of the value; lowercased copies are made only once a second comes.
+        var first: Range<Int>?
         var seen = Set<[UInt8]>()
         var boundary: Boundary?
         while let parameter = try scanner.next() {
@@ -49,14 +50,13 @@ public struct MultipartContentType: Sendable, Hashable {
             if ParameterScanner.isExtended(name) {
                 throw ParameterScanner.Failure(flag: .parameterContinuation, offset: parameter.name.lowerBound)
             }
-            let lowered = name.map(HeaderSyntax.lower)
-            if let named = first {
-                if seen.isEmpty { seen.insert(named) }
-                guard seen.insert(lowered).inserted else {
+            if let firstName = first {
+                if seen.isEmpty { seen.insert(UnsafeRawBufferPointer(rebasing: bytes[firstName]).map(HeaderSyntax.lower)) }
+                guard seen.insert(name.map(HeaderSyntax.lower)).inserted else {
                     throw ParameterScanner.Failure(flag: .duplicateParameter, offset: parameter.name.lowerBound)
                 }
             } else {
-                first = lowered
+                first = parameter.name
             }
             if HeaderSyntax.equalsLowercase(name, "boundary") {
                 guard let value = Boundary(bytes[parameter.value]) else {

@@ -18,8 +18,10 @@ final class Exchange {
     var decoder: BodyDecoder
     /// Non-nil when the body is re-encoded.
     let rewrite: (any BodyRewriter)?
-    /// Identifies the request in access and audit lines.
-    let requestID: String
+    /// Identifies the request in audit and report-only lines.
+    private let id: RequestID
+    /// The id's text (made when a line needs it, not for every request).
+    var requestID: String { id.description }
     /// For a passed-through body: re-chunk it (the client sent it chunked).
     let chunkedPassthrough: Bool
     /// Decoded body bytes so far (the route's body_bytes limit applies to these).
@@ -55,8 +57,8 @@ final class Exchange {
     /// The exchange's bytes and normalised flags were counted (once, whichever way it ends).
     var metricsRecorded = false
 
-    init(head: RequestHead, framing: RequestFraming, route: RouteConfiguration, body: BodyMode, requestID: String) {
-        self.requestID = requestID
+    init(head: RequestHead, framing: RequestFraming, route: RouteConfiguration, body: BodyMode, requestID: RequestID) {
+        self.id = requestID
         self.head = head
         self.framing = framing
         self.route = route

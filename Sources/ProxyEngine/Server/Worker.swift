@@ -51,10 +51,10 @@ final class Worker: @unchecked Sendable {
         }
     }
 
-    /// A request id for access and audit lines: the worker's random prefix and a counter.
-    func nextRequestID() -> String {
+    /// A request id for audit lines: the worker's random prefix and a counter.
+    func nextRequestID() -> RequestID {
         requestCounter += 1
-        return requestPrefix + "-" + String(requestCounter, radix: 16)
+        return RequestID(prefix: requestPrefix, number: requestCounter)
     }
 
     init(settings: EngineSettings, events: EngineEvents) {
