@@ -53,16 +53,15 @@ extension MultipartParser {
             heldCount = 0
             position = index
         }
-        let lead = pattern[0]
-        let second = pattern[1]
+        let lead = Int32(pattern[0])
         while position < count {
-            // Only positions holding the pattern's first two bytes (or its first byte at the span's end).
-            guard let at = PairScan.find(base, from: position, count: count, first: lead, second: second) else {
-                break
-            }
+            guard let hit = memchr(base + position, lead, count - position) else { break }
+            let at = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
             if at + length <= count {
-                // The whole pattern fits in this span: one compare of the rest.
-                if memcmp(base + at + 2, pattern + 2, length - 2) == 0 {
+                // The whole pattern fits in this span: one compare. The second byte is checked inline first:
+                // in binary data the lead byte (CR or LF) comes every ~256 bytes, and a call per false hit
+                // cost more than the memchr itself.
+                if base[at + 1] == pattern[1], memcmp(base + at + 2, pattern + 2, length - 2) == 0 {
                     return DelimiterSearch(released: released, releasedOffset: releasedOffset, dataEnd: at,
                                            next: at + length, matchOffset: spanOffset + Int64(at))
                 }
