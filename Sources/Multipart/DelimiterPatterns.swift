@@ -13,13 +13,19 @@ final class DelimiterPatterns: @unchecked Sendable {
     let dashLength: Int
 
     init(_ boundary: Boundary) {
-        let bytes = [13, 10, UInt8(ascii: "-"), UInt8(ascii: "-")] + boundary.bytes
-        storage = .allocate(capacity: bytes.count)
-        storage.initialize(from: bytes, count: bytes.count)
+        // Written straight into the storage (a concatenated array first was one more allocation per body).
+        let count = boundary.bytes.count + 4
+        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+        storage[0] = 13
+        storage[1] = 10
+        storage[2] = UInt8(ascii: "-")
+        storage[3] = UInt8(ascii: "-")
+        boundary.bytes.withUnsafeBufferPointer { (storage + 4).initialize(from: $0.baseAddress!, count: $0.count) }
+        self.storage = storage
         crlfDelimiter = UnsafePointer(storage)
         lfDelimiter = UnsafePointer(storage + 1)
         dashBoundary = UnsafePointer(storage + 2)
-        dashLength = bytes.count - 2
+        dashLength = count - 2
     }
 
     deinit {

@@ -10,8 +10,9 @@ public struct MultipartEncoder: Sendable {
     public let boundary: Boundary
     /// Parts whose head has been written.
     public private(set) var partsWritten = 0
-    private let openingDelimiter: [UInt8]
+    /// `CRLF--B CRLF`; the opening delimiter is the same without its first two bytes (one array per encoder).
     private let nextDelimiter: [UInt8]
+    private var openingDelimiter: ArraySlice<UInt8> { nextDelimiter[2...] }
 
     /// - Parameter boundary: the boundary; a fresh random one by default.
     public init(boundary: Boundary = .random()) {
@@ -26,7 +27,6 @@ public struct MultipartEncoder: Sendable {
         next.append(13)
         next.append(10)
         nextDelimiter = next
-        openingDelimiter = Array(next[2...])
     }
 
     /// The request `Content-Type` value announcing this encoder's boundary.
@@ -50,7 +50,11 @@ public struct MultipartEncoder: Sendable {
     public mutating func writePartHead(_ part: PartHead, into bytes: inout [UInt8]) throws(MultipartEncodingError) {
         try Self.validate(part)
         bytes.reserveCapacity(bytes.count + Self.headCapacity(part, delimiter: nextDelimiter.count))
-        bytes.append(contentsOf: partsWritten == 0 ? openingDelimiter : nextDelimiter)
+        if partsWritten == 0 {
+            bytes.append(contentsOf: openingDelimiter)
+        } else {
+            bytes.append(contentsOf: nextDelimiter)
+        }
         Self.appendHead(part, to: &bytes)
         partsWritten += 1
     }
@@ -60,7 +64,7 @@ public struct MultipartEncoder: Sendable {
         if partsWritten > 0 {
             bytes.append(contentsOf: nextDelimiter[0..<(nextDelimiter.count - 2)])
         } else {
-            bytes.append(contentsOf: openingDelimiter[0..<(openingDelimiter.count - 2)])
+            bytes.append(contentsOf: nextDelimiter[2..<(nextDelimiter.count - 2)])
         }
         bytes.append(UInt8(ascii: "-"))
         bytes.append(UInt8(ascii: "-"))
@@ -99,10 +103,10 @@ public struct MultipartEncoder: Sendable {
     }
 
     private static func encodedHead(
-        _ part: PartHead, first: Bool, opening: [UInt8], next: [UInt8]
+        _ part: PartHead, first: Bool, opening: ArraySlice<UInt8>, next: [UInt8]
     ) throws(MultipartEncodingError) -> [UInt8] {
         try validate(part)
-        var out: [UInt8] = first ? opening : next
+        var out: [UInt8] = first ? Array(opening) : next
         out.reserveCapacity(headCapacity(part, delimiter: out.count))
         appendHead(part, to: &out)
         return out
