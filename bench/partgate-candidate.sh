@@ -3,16 +3,25 @@
 # environment (LISTEN_PORT, UPSTREAM_URL, UPSTREAM_HOST, UPSTREAM_CA) and execs `partgate serve`.
 #   bench/partgate-candidate.sh [PARTGATE_BINARY]     (default: .build/release/partgate)
 # One worker, multipart re-encoding on (the default route rewrites every multipart/form-data body).
+# scripts/order-file.sh profiles the same configuration with two optional additions: TLS_LISTEN_PORT adds a TLS
+# listener (certificate and key from TLS_CERTIFICATE and TLS_KEY), and PARTGATE_WRAPPER is a command run in
+# front of the binary (callgrind).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 binary=${1:-$here/../.build/release/partgate}
 : "${LISTEN_PORT:?}" "${UPSTREAM_URL:?}" "${UPSTREAM_HOST:?}" "${UPSTREAM_CA:?}"
 config=$(mktemp --tmpdir partgate-bench.XXXXXX.yaml)
+tls_listener=
+if [ -n "${TLS_LISTEN_PORT:-}" ]; then
+    tls_listener="  - address: 127.0.0.1:$TLS_LISTEN_PORT
+    tls: { certificate: ${TLS_CERTIFICATE:?}, key: ${TLS_KEY:?} }"
+fi
 cat > "$config" <<YAML
 version: 1
 workers: ${PARTGATE_WORKERS:-1}
 listeners:
   - address: 127.0.0.1:$LISTEN_PORT
+$tls_listener
 upstreams:
   sink:
     url: $UPSTREAM_URL
@@ -24,4 +33,4 @@ routes:
   - name: bench
     upstream: sink
 YAML
-exec "$binary" serve --config "$config"
+exec ${PARTGATE_WRAPPER:-} "$binary" serve --config "$config"

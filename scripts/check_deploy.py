@@ -348,6 +348,13 @@ def check_dockerignore(_):
                 require(os.path.exists(os.path.join(ROOT, source)), f"COPY {source}: no such file in the context")
                 require(not any(source == p or source.startswith(p.rstrip("/") + "/") for p in patterns),
                         f"COPY {source} is excluded by .dockerignore")
+    # Files the release link reads (the function order) must reach the build stage through `COPY . .`.
+    with open(os.path.join(ROOT, "Makefile"), encoding="utf-8") as file:
+        flags = re.search(r"^RELEASE_FLAGS\s*=\s*(.+)$", file.read(), re.M).group(1)
+    for path in re.findall(r"--symbol-ordering-file=(\S+)", flags):
+        require(os.path.exists(os.path.join(ROOT, path)), f"RELEASE_FLAGS names {path}: no such file")
+        excluded = any(path == p or path.startswith(p.rstrip("/*") + "/") for p in patterns if not p.startswith("!"))
+        require(not excluded or f"!{path}" in patterns, f"{path} (read by the release link) is excluded by .dockerignore")
 
 
 # Kubernetes

@@ -91,7 +91,6 @@ enum ProxyRunner {
         }
         defer { admin.stop() }
         banner(addresses)
-        StartupPages.release()
         let reloader = configPath.map {
             ConfigReloader(
                 path: $0, configuration: configuration, settings: settings, server: server, admin: admin, log: log
@@ -100,6 +99,8 @@ enum ProxyRunner {
                 readiness.reloaded(upstreams: ReadinessMonitor.upstreams(of: reloaded))
             }
         }
+        // The last start-up step: code run after it would fault its pages back in (see StartupPages).
+        StartupPages.release()
         while true {
             let signal = SignalWaiter.next()
             if signal == SIGHUP {
