@@ -53,9 +53,11 @@ run: build
 	.build/release/partgate demo
 
 ## test: every test suite, the deploy/ checks, then the fuzz corpora replayed through the fuzz targets.
+## Tests print only failures and each runner's closing line (TEST_FLAGS= for a line per test and argument).
+TEST_FLAGS ?= --quiet
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build $(TEST_FLAGS)
 	scripts/check-deploy.sh
 	@if [ -x scripts/fuzz-replay.sh ]; then scripts/fuzz-replay.sh; fi
 

@@ -35,6 +35,6 @@ fi
 
 status=0
 LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp" SWIFT_BACKTRACE=enable=no \
-    "$SWIFT" test --skip-build --sanitize=address --scratch-path "$SCRATCH" --filter "$SUITES" 2>&1 | quiet || status=$?
+    "$SWIFT" test --skip-build --quiet --sanitize=address --scratch-path "$SCRATCH" --filter "$SUITES" 2>&1 | quiet || status=$?
 [ "$status" -eq 0 ] || { echo "test-asan: the tests failed (status $status)"; resources; }
 exit "$status"

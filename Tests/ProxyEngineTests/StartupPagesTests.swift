@@ -49,7 +49,7 @@ nonisolated(unsafe) private var writtenGlobal = [UInt8](repeating: 1, count: 16)
         var total = 0
         var line = [CChar](repeating: 0, count: 4096)
         while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(cString: line)
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if let dash = text.firstIndex(of: "-"), let start = UInt(text[..<dash], radix: 16) {
                 counting = starts.contains(start)
             } else if counting, text.hasPrefix("Rss:") {

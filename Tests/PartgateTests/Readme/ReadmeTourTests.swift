@@ -84,8 +84,8 @@ struct ReadmeTourTests {
         environment["PATH"] = PartgateBinary.productsDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         process.environment = environment
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("partgate-tour-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output.path + ".out", contents: nil)
-        FileManager.default.createFile(atPath: output.path + ".err", contents: nil)
+        try #require(FileManager.default.createFile(atPath: output.path + ".out", contents: nil))
+        try #require(FileManager.default.createFile(atPath: output.path + ".err", contents: nil))
         defer {
             try? FileManager.default.removeItem(atPath: output.path + ".out")
             try? FileManager.default.removeItem(atPath: output.path + ".err")
