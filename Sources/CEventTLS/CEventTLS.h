@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/random.h>
+#include <sys/eventfd.h>
 #include <errno.h>
 
 #include <openssl/ssl.h>
@@ -94,6 +95,9 @@ static inline int cshim_bufferevent_write_now(struct bufferevent *bev) {
     event_active(event, EV_WRITE, 1);
     return 0;
 }
+
+/* A nonblocking, close-on-exec eventfd (a loop's cross-thread wake-up), or -1. */
+static inline int cshim_wake_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 
 /* Bytes waiting in a socket's receive queue (FIONREAD), or -1; ioctl is variadic, which Swift cannot call. */
 static inline int cshim_readable_bytes(int fd) {

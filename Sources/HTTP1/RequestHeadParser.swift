@@ -92,6 +92,8 @@ public struct RequestHeadParser: Sendable {
         let base = position  // head offset of span[0]
         let end = min(span.count, limits.maxHeadBytes - base)
         var runStart = 0
+        // The request line is moved into storage in up to three pieces: one allocation for them all.
+        if storage.capacity == 0 { storage.reserveCapacity(min(end, 1024)) }
         var index = 0
         while index < end, state != .fields {
             if let error = startLineByte(span, at: index, offset: base + index, runStart: &runStart) {
