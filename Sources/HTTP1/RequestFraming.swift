@@ -56,11 +56,12 @@ public struct RequestFraming: Hashable, Sendable {
             throw HTTP1Error(.connectionNamesProtectedField)
         }
         if head.version == .http1_0 {
-            keepAlive = connectionOptions.contains("keep-alive") && !connectionOptions.contains("close")
+            keepAlive = connectionOptions.holdsConnectionOption("keep-alive")
+                && !connectionOptions.holdsConnectionOption("close")
         } else {
-            keepAlive = !connectionOptions.contains("close")
+            keepAlive = !connectionOptions.holdsConnectionOption("close")
         }
-        isUpgradeRequest = connectionOptions.contains("upgrade") && fields.contains(named: "upgrade")
+        isUpgradeRequest = connectionOptions.holdsConnectionOption("upgrade") && fields.contains(named: "upgrade")
         expectsContinue = false
         for element in FieldValueList.elements(fields.valueSlices(named: "expect")) where !element.isEmpty {
             guard FieldValueList.lowercased(element) == "100-continue" else {

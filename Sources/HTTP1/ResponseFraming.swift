@@ -57,9 +57,10 @@ public struct ResponseFraming: Hashable, Sendable {
         if body == .untilClose || isSwitchingProtocols {
             keepAlive = false
         } else if head.version == .http1_0 {
-            keepAlive = connectionOptions.contains("keep-alive") && !connectionOptions.contains("close")
+            keepAlive = connectionOptions.holdsConnectionOption("keep-alive")
+                && !connectionOptions.holdsConnectionOption("close")
         } else {
-            keepAlive = !connectionOptions.contains("close")
+            keepAlive = !connectionOptions.holdsConnectionOption("close")
         }
     }
 }

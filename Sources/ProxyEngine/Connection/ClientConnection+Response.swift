@@ -165,7 +165,9 @@ extension ClientConnection: UpstreamDelegate {
         }
         var bytes: [UInt8] = []
         // The Connection options the framing parsed already (nginx sends `keep-alive` on every response).
-        let removing = framing.connectionOptions.isSubset(of: RequestHead.standardHopByHopFieldNames)
+        let options = framing.connectionOptions
+        let removing = options.isEmpty || (options.count == 1 && options.first! == "keep-alive")
+            || options.isSubset(of: RequestHead.standardHopByHopFieldNames)
             ? Self.hopByHopRemovals
             : Self.hopByHopRemovals.union(framing.connectionOptions.subtracting(RequestFraming.protectedFieldNames))
         head.write(into: &bytes, version: .http1_1, removing: removing, adding: adding)
