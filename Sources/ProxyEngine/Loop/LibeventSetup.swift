@@ -3,8 +3,9 @@ import CEventTLS
 import Glibc
 #endif
 
-/// One-time process setup for libevent and OpenSSL: pthread locking for libevent (P11: before the first
-/// `event_base_new`), OpenSSL initialisation, and SIGPIPE ignored (P12: writev and SSL_write on a closed
+/// One-time process setup for libevent and OpenSSL: pthread locking for libevent's process-wide state (P11:
+/// before the first `event_base_new`; the bases themselves are made without a lock, see ``EventLoop``), OpenSSL
+/// initialisation, and SIGPIPE ignored (P12: writev and SSL_write on a closed
 /// socket must return EPIPE, not kill the process).
 enum LibeventSetup {
     static let once: Void = {
