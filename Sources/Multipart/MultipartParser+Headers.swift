@@ -168,7 +168,7 @@ extension MultipartParser {
         currentIsField = head.filename == nil
         currentBodyBytes = 0
         state = .body
-        handler.partHead(head)
+        handler.partHead(consume head)
     }
 
     /// Interprets one complete header field of the current part.

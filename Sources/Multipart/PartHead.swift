@@ -62,8 +62,9 @@ public struct PartHeader: Sendable, Hashable {
 /// one ``partEnd()``; then one ``end()`` when the body was well-formed. ``violation(_:)`` reports checks
 /// whose action is `normalize`, at the point they were detected.
 public protocol MultipartHandler {
-    /// A part's header section was read.
-    mutating func partHead(_ head: PartHead)
+    /// A part's header section was read. The head is handed over (`consuming`): a handler that keeps it
+    /// stores it without a copy.
+    mutating func partHead(_ head: consuming PartHead)
     /// Body bytes of the current part. `bytes` points into the span passed to `parse` (or, for at most one
     /// delimiter-length run held back from the previous span, into the parser); it is valid only for the
     /// duration of the call. `offset` is the position of `bytes` in the whole body.

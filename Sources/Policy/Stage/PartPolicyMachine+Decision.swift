@@ -130,11 +130,12 @@ extension PartPolicyMachine {
 
     // MARK: Rejections
 
-    mutating func unsafeFilename(_ head: PartHead, _ what: String) -> PolicyRejection {
-        reject(
+    mutating func unsafeFilename(_ what: String) -> PolicyRejection {
+        let index = current.index
+        return reject(
             PolicyRejection(
-                status: 400, reason: .unsafeFilename, rule: "unsafe_filename", partIndex: head.index,
-                detail: "part \(head.index) \(what)"))
+                status: 400, reason: .unsafeFilename, rule: "unsafe_filename", partIndex: index,
+                detail: "part \(index) \(what)"))
     }
 
     mutating func charsetRejection(_ what: String) -> PolicyRejection {

@@ -91,26 +91,27 @@ struct PartPolicyMachine<Digest: PartDigest> {
 
     // MARK: Events
 
-    mutating func partHead(_ head: PartHead) -> PolicyHeadAction {
-        startPart(head)
+    mutating func partHead(_ head: consuming PartHead) -> PolicyHeadAction {
+        // Stored as `current` without a copy; read from there on.
+        startPart(consume head)
         var filename: String?
-        if let original = head.filename {
+        if let original = current.filename {
             switch settings.unsafeFilenames {
             case .sanitize:
                 filename = SafeName.sanitizeFilename(original)
             case .reject:
                 guard SafeName.isSafeFilename(original) else {
-                    return .reject(unsafeFilename(head, "has an unsafe filename (unsafe_filenames: reject)"))
+                    return .reject(unsafeFilename("has an unsafe filename (unsafe_filenames: reject)"))
                 }
                 filename = original
             case .allow:
                 guard SafeName.isEncodable(original) else {
-                    return .reject(unsafeFilename(head, "has a filename with no safe spelling"))
+                    return .reject(unsafeFilename("has a filename with no safe spelling"))
                 }
                 filename = original
             }
         }
-        if let allowed = settings.charsets, let contentType = head.contentType,
+        if let allowed = settings.charsets, let contentType = current.contentType,
             let charset = PartCharset.charset(in: contentType), !allowed.contains(charset)
         {
             return .reject(charsetRejection("declares charset '\(charset)', which is not allowed"))
@@ -119,8 +120,8 @@ struct PartPolicyMachine<Digest: PartDigest> {
         facts = PartFacts(
             filename: filename,
             fileExtension: settings.usesFileExtension ? filename.flatMap(FileExtensions.fileExtension(ofFilename:)) : nil,
-            declaredEssence: PartEvaluator.essence(of: head.contentType))
-        holdsCharsetValue = settings.charsets.isSome && PartCharset.isCharsetField(head.name)
+            declaredEssence: PartEvaluator.essence(of: current.contentType))
+        holdsCharsetValue = settings.charsets.isSome && PartCharset.isCharsetField(current.name)
         plan = evaluator.evaluate(current, facts)
         guard plan != nil else {
             phase = .holding
@@ -250,7 +251,7 @@ struct PartPolicyMachine<Digest: PartDigest> {
 
     // MARK: Part lifecycle
 
-    private mutating func startPart(_ head: PartHead) {
+    private mutating func startPart(_ head: consuming PartHead) {
         current = head
         // Cleared only when set: assigning nil destroys the old value through its type's generic witness.
         if plan.isSome { plan = nil }

@@ -28,9 +28,9 @@ public struct PolicyFilter<Digest: PartDigest, Downstream: MultipartHandler>: Mu
     public var rejection: PolicyRejection? { stage.rejection }
 
     /// Runs the stage on a part head; passes on the head it writes, if any.
-    public mutating func partHead(_ head: PartHead) {
+    public mutating func partHead(_ head: consuming PartHead) {
         partDataOffset = nil
-        if case .writeHead(let output) = stage.partHead(head) {
+        if case .writeHead(let output) = stage.partHead(consume head) {
             downstream.partHead(output)
         }
     }

@@ -128,11 +128,11 @@ public struct PolicyStage<Digest: PartDigest> {
     /// - Parameter head: the head as the parser emitted it.
     /// - Returns: whether to encode a head now.
     @_specialize(where Digest == NoPartDigest)
-    public mutating func partHead(_ head: PartHead) -> PolicyHeadAction {
+    public mutating func partHead(_ head: consuming PartHead) -> PolicyHeadAction {
         guard rejection == nil else { return .none }
-        if shadow != nil { _ = shadow!.partHead(head) }
+        if shadow != nil { _ = shadow!.partHead(copy head) }
         defer { collectRecords() }
-        return enforcer.partHead(head)
+        return enforcer.partHead(consume head)
     }
 
     /// Bytes of the current part.
