@@ -163,12 +163,14 @@ extension MultipartParser {
         // Move the pending values into the head: no copies, no reference counting.
         var others: [PartHeader] = []
         swap(&others, &pending.others)
-        let head = PartHead(index: partCount - 1, name: name, filename: pending.filename.take(),
-                            contentType: pending.contentType.take(), headers: others, offset: partOffset)
-        currentIsField = head.filename == nil
+        let filename = pending.filename.take()
+        currentIsField = filename == nil
         currentBodyBytes = 0
         state = .body
-        handler.partHead(consume head)
+        // Made in the call: a head bound to a local first was copied into the call and the local destroyed.
+        handler.partHead(
+            PartHead(index: partCount - 1, name: name, filename: filename, contentType: pending.contentType.take(),
+                     headers: others, offset: partOffset))
     }
 
     /// Interprets one complete header field of the current part.

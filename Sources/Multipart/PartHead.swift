@@ -65,6 +65,10 @@ public protocol MultipartHandler {
     /// A part's header section was read. The head is handed over (`consuming`): a handler that keeps it
     /// stores it without a copy.
     mutating func partHead(_ head: consuming PartHead)
+    /// A head another handler keeps and lends (a filter passing on the head it decided): read it during the
+    /// call. Handlers that only read heads implement this and have ``partHead(_:)`` call it; the default
+    /// hands a copy to ``partHead(_:)``.
+    mutating func forwardHead(_ head: borrowing PartHead)
     /// Body bytes of the current part. `bytes` points into the span passed to `parse` (or, for at most one
     /// delimiter-length run held back from the previous span, into the parser); it is valid only for the
     /// duration of the call. `offset` is the position of `bytes` in the whole body.
@@ -75,4 +79,10 @@ public protocol MultipartHandler {
     mutating func end()
     /// A strict check fired whose action is `normalize`.
     mutating func violation(_ violation: MultipartViolation)
+}
+
+extension MultipartHandler {
+    public mutating func forwardHead(_ head: borrowing PartHead) {
+        partHead(copy head)
+    }
 }

@@ -92,6 +92,23 @@ struct PartPolicyMachine<Digest: PartDigest> {
     // MARK: Events
 
     mutating func partHead(_ head: consuming PartHead) -> PolicyHeadAction {
+        switch headStep(consume head) {
+        case .write: return .writeHead(output!)
+        case .none: return .none
+        case .reject(let rejection): return .reject(rejection)
+        }
+    }
+
+    /// What ``headStep(_:)`` decided: `write` means the head to write is ``output``.
+    enum HeadStep {
+        case write
+        case none
+        case reject(PolicyRejection)
+    }
+
+    /// ``partHead(_:)`` without returning the head to write: it stays in ``output``, where a filter lends it
+    /// to the encoder (a returned head was copied once into the action and once out of it).
+    mutating func headStep(_ head: consuming PartHead) -> HeadStep {
         // Stored as `current` without a copy; read from there on.
         startPart(consume head)
         var filename: String?
@@ -140,7 +157,7 @@ struct PartPolicyMachine<Digest: PartDigest> {
             }
             makeOutput()
             phase = .streaming
-            return .writeHead(output!)
+            return .write
         }
     }
 

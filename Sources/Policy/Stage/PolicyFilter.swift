@@ -30,9 +30,7 @@ public struct PolicyFilter<Digest: PartDigest, Downstream: MultipartHandler>: Mu
     /// Runs the stage on a part head; passes on the head it writes, if any.
     public mutating func partHead(_ head: consuming PartHead) {
         partDataOffset = nil
-        if case .writeHead(let output) = stage.partHead(consume head) {
-            downstream.partHead(output)
-        }
+        stage.partHead(consume head, writingTo: &downstream)
     }
 
     /// Runs the stage on body bytes; passes on the forwarded sub-range of `bytes` (same memory), preceded, when

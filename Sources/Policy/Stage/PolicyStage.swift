@@ -135,6 +135,19 @@ public struct PolicyStage<Digest: PartDigest> {
         return enforcer.partHead(consume head)
     }
 
+    /// A part's head was parsed: as ``partHead(_:)``, but a head to write is lent to `downstream`
+    /// (``MultipartHandler/forwardHead(_:)``) straight from the machine that made it, with no copy.
+    mutating func partHead<Downstream: MultipartHandler>(
+        _ head: consuming PartHead, writingTo downstream: inout Downstream
+    ) {
+        guard rejection == nil else { return }
+        if shadow != nil { _ = shadow!.partHead(copy head) }
+        defer { collectRecords() }
+        if case .write = enforcer.headStep(consume head) {
+            downstream.forwardHead(enforcer.output!)
+        }
+    }
+
     /// Bytes of the current part.
     /// - Parameter bytes: the span the parser emitted; ranges in the action index it.
     /// - Returns: what to write of it (and of the held bytes).

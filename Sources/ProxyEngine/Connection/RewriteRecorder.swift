@@ -34,7 +34,11 @@ package struct RewriteRecorder: MultipartHandler {
     /// Total bytes the recorded ops write.
     package var outputCount: Int { ops.reduce(0) { $0 + $1.count } }
 
-    package mutating func partHead(_ head: PartHead) {
+    package mutating func partHead(_ head: consuming PartHead) {
+        forwardHead(head)
+    }
+
+    package mutating func forwardHead(_ head: borrowing PartHead) {
         let start = scratch.count
         do {
             try encoder.writePartHead(head, into: &scratch)
