@@ -87,6 +87,7 @@ public final class TLSClientContext: @unchecked Sendable {
         guard let ssl = SSL_new(context) else {
             throw TLSError.openSSL(.connection, "cannot create a TLS client connection")
         }
+        SSL_set_read_ahead(ssl, 1)
         do throws(TLSError) {
             guard TLSSessionSlot(cache: sessions, key: name.cacheKey).attach(to: ssl) else {
                 throw TLSError.openSSL(.connection, "cannot attach the session cache")

@@ -136,6 +136,7 @@ final class UpstreamConnection: LoopResource {
         guard let bev, connected else { return }
         if on {
             _ = bufferevent_enable(bev, ev(EV_READ))
+            readBuffered()
         } else {
             _ = bufferevent_disable(bev, ev(EV_READ))
         }
@@ -150,10 +151,20 @@ final class UpstreamConnection: LoopResource {
     fileprivate func readable() {
         if let delegate {
             delegate.upstreamReadable(self)
+            readBuffered()
         } else {
             // An idle pooled connection must not receive anything.
             fail(reason: "unexpected data on an idle connection", timedOut: false)
         }
+    }
+
+    /// A TLS upstream reads ahead (one `read` takes every record the socket holds, not a 5-byte record header
+    /// and then its body): records it read but libevent did not decrypt yet are read in this loop turn.
+    /// Called after each read callback and when reading resumes; a connection whose reading is off reads
+    /// nothing until it resumes.
+    private func readBuffered() {
+        guard let bev, let ssl, connected else { return }
+        _ = cshim_bufferevent_read_buffered(bev, ssl)
     }
 
     /// Bytes were added to a TLS upstream's empty output: have libevent write them in this loop turn rather than
