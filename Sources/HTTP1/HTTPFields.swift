@@ -15,6 +15,10 @@ public struct HTTPFields: Sendable {
     private(set) var storage: [UInt8]
     /// One entry per field line, in order.
     private(set) var entries: [Entry]
+    /// Bit `n` is set when some name is `n` bytes long (bit 63: 63 or more): a lookup of a name whose length
+    /// no field has (most lookups: `transfer-encoding`, `connection`, `expect`, ... are seldom sent) ends at
+    /// once, without reaching the name's bytes or the entries.
+    private var nameLengths: UInt64 = 0
 
     /// Creates an empty list.
     public init() {
@@ -26,6 +30,18 @@ public struct HTTPFields: Sendable {
     init(storage: [UInt8], entries: [Entry]) {
         self.storage = storage
         self.entries = entries
+        nameLengths = Self.nameLengths(of: entries)
+    }
+
+    private static func nameLengths(of entries: [Entry]) -> UInt64 {
+        var mask: UInt64 = 0
+        for entry in entries { mask |= lengthBit(entry.nameEnd - entry.nameStart) }
+        return mask
+    }
+
+    @inline(__always)
+    private static func lengthBit(_ length: Int) -> UInt64 {
+        1 << UInt64(Swift.min(length, 63))
     }
 
     /// Appends a field line.
@@ -38,6 +54,7 @@ public struct HTTPFields: Sendable {
         entries.append(
             Entry(nameStart: nameStart, nameEnd: valueStart, valueStart: valueStart, valueEnd: storage.count)
         )
+        nameLengths |= Self.lengthBit(valueStart - nameStart)
     }
 
     /// Appends a field line.
@@ -53,6 +70,7 @@ public struct HTTPFields: Sendable {
     public mutating func removeAll(named name: String) {
         let kept = entries.filter { !nameMatches($0, name) }
         entries = kept
+        nameLengths = Self.nameLengths(of: kept)
     }
 
     /// The value of the first field named `name` (ASCII case-insensitive), decoded as UTF-8.
@@ -114,6 +132,7 @@ public struct HTTPFields: Sendable {
     /// Calls `body` with each entry named `name` (ASCII case ignored), in order, while it returns true. The name's
     /// bytes and the storage are reached once per call, not once per entry.
     private func forEachEntry(named name: String, _ body: (Entry) -> Bool) {
+        guard nameLengths & Self.lengthBit(name.utf8.count) != 0 else { return }
         var name = name
         name.withUTF8 { wanted in
             storage.withUnsafeBufferPointer { stored in
