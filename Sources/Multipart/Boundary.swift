@@ -2,6 +2,9 @@
 public struct Boundary: Sendable, Hashable, CustomStringConvertible {
     /// The boundary's bytes (without the leading `--`).
     public let bytes: [UInt8]
+    /// True if the boundary can be written as a bare token in a Content-Type parameter (it holds no RFC 2045
+    /// tspecials and no space); otherwise it must be quoted. Decided once, when the boundary is made.
+    public let isToken: Bool
 
     /// The longest boundary RFC 2046 allows.
     public static let maximumLength = 70
@@ -12,6 +15,7 @@ public struct Boundary: Sendable, Hashable, CustomStringConvertible {
         let array = Array(bytes)
         guard Self.isValid(array) else { return nil }
         self.bytes = array
+        isToken = array.allSatisfy(HeaderSyntax.isTokenChar)
     }
 
     /// Validates `string` as a boundary (see ``init(_:)-(Sequence<UInt8>)``).
@@ -43,11 +47,12 @@ public struct Boundary: Sendable, Hashable, CustomStringConvertible {
             }
             count = prefixCount + 32
         }
-        return Boundary(validated: bytes)
+        return Boundary(validated: bytes, isToken: true)  // "partgate-" and hex digits are token characters
     }
 
-    private init(validated bytes: [UInt8]) {
+    private init(validated bytes: [UInt8], isToken: Bool) {
         self.bytes = bytes
+        self.isToken = isToken
     }
 
     /// Whether `bytes` is a valid RFC 2046 boundary.
@@ -70,12 +75,6 @@ public struct Boundary: Sendable, Hashable, CustomStringConvertible {
         default:
             return false
         }
-    }
-
-    /// True if the boundary can be written as a bare token in a Content-Type parameter
-    /// (it holds no RFC 2045 tspecials and no space); otherwise it must be quoted.
-    public var isToken: Bool {
-        bytes.allSatisfy(HeaderSyntax.isTokenChar)
     }
 
     /// The boundary as text (bchars are ASCII).

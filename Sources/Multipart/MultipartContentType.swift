@@ -74,14 +74,18 @@ public struct MultipartContentType: Sendable, Hashable {
     /// The canonical header value for a boundary: quoted only when the boundary is not a token.
     public static func headerValue(for boundary: Boundary) -> String {
         let prefix: StaticString = "multipart/form-data; boundary="
-        let quoted = !boundary.isToken
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(prefix.utf8CodeUnitCount + boundary.bytes.count + 2)
-        prefix.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        if quoted { bytes.append(UInt8(ascii: "\"")) }
-        bytes.append(contentsOf: boundary.bytes)
-        if quoted { bytes.append(UInt8(ascii: "\"")) }
-        return String(decoding: bytes, as: UTF8.self)
+        let quote: UInt8? = boundary.isToken ? nil : UInt8(ascii: "\"")
+        let count = prefix.utf8CodeUnitCount + boundary.bytes.count + (quote == nil ? 0 : 2)
+        // Written into the string's own storage: one allocation, no byte array in between.
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var at = prefix.withUTF8Buffer { buffer.initialize(fromContentsOf: $0) }
+            if let quote { buffer[at] = quote; at += 1 }
+            at = boundary.bytes.withUnsafeBufferPointer {
+                UnsafeMutableBufferPointer(rebasing: buffer[at...]).initialize(fromContentsOf: $0) + at
+            }
+            if let quote { buffer[at] = quote; at += 1 }
+            return at
+        }
     }
 
     /// Creates the value for a known boundary.
