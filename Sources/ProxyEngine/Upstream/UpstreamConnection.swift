@@ -161,7 +161,9 @@ final class UpstreamConnection: LoopResource {
     /// A TLS upstream reads ahead (one `read` takes every record the socket holds, not a 5-byte record header
     /// and then its body): records it read but libevent did not decrypt yet are read in this loop turn.
     /// Called after each read callback and when reading resumes; a connection whose reading is off reads
-    /// nothing until it resumes.
+    /// nothing until it resumes. This relies on reading being turned on only through ``setReading(_:)``: an
+    /// upstream bufferevent has no read watermark, whose suspend and resume happen inside libevent. (Client TLS
+    /// connections have one, and so do not read ahead.)
     private func readBuffered() {
         guard let bev, let ssl, connected else { return }
         _ = cshim_bufferevent_read_buffered(bev, ssl)
