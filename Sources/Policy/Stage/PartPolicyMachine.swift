@@ -139,7 +139,7 @@ struct PartPolicyMachine<Digest: PartDigest> {
             fileExtension: settings.usesFileExtension ? filename.flatMap(FileExtensions.fileExtension(ofFilename:)) : nil,
             declaredEssence: PartEvaluator.essence(of: current.contentType))
         holdsCharsetValue = settings.charsets.isSome && PartCharset.isCharsetField(current.name)
-        plan = evaluator.evaluate(current, facts)
+        evaluator.evaluate(current, facts, into: &plan)
         guard plan != nil else {
             phase = .holding
             return .none

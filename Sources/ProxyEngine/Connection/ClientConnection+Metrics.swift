@@ -43,8 +43,8 @@ extension ClientConnection {
     /// counts with its status; a request the client left before any answer is not counted as answered.
     func exchangeAbandoned(_ exchange: Exchange) {
         exchangeEnded(exchange)
-        if requestPending, exchange.responseStarted, let head = exchange.responseHead {
-            requestAnswered(status: head.status)
+        if requestPending, exchange.responseStarted, let status = exchange.responseStatus {
+            requestAnswered(status: status)
         }
         requestPending = false
         requestRoute = nil

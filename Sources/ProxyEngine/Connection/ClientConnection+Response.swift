@@ -30,10 +30,10 @@ extension ClientConnection: UpstreamDelegate {
 
     func upstreamClosed(_ upstream: UpstreamConnection, reason: String?, timedOut: Bool) {
         guard let exchange, exchange.upstream === upstream else { return }
-        if exchange.responseHead != nil { relayResponse(exchange, upstream) }
+        if exchange.responseStatus != nil { relayResponse(exchange, upstream) }
         guard self.exchange === exchange, !exchange.responseDone else { return }
         exchange.upstream = nil
-        if exchange.responseHead != nil, var decoder = exchange.responseDecoder {
+        if exchange.responseStatus != nil, var decoder = exchange.responseDecoder {
             if decoder.finish() == nil {
                 exchange.responseDecoder = decoder
                 finishExchange()  // a close-delimited body ends here
@@ -55,7 +55,7 @@ extension ClientConnection: UpstreamDelegate {
     private func relayResponse(_ exchange: Exchange, _ upstream: UpstreamConnection) {
         guard upstream.bev != nil else { return }
         while self.exchange === exchange, !exchange.responseDone {
-            if exchange.responseHead == nil {
+            if exchange.responseStatus == nil {
                 guard let chain = EvBuffer.firstChain(upstream.input) else { return }
                 switch exchange.responseParser.feed(chain) {
                 case .needMore:
@@ -128,7 +128,7 @@ extension ClientConnection: UpstreamDelegate {
             answer(Problem(502, "upstream_invalid_response"))
             return false
         }
-        exchange.responseHead = head
+        exchange.responseStatus = head.status
         if exchange.upstreamStarted != 0 {
             let latency = MonotonicClock.elapsed(since: exchange.upstreamStarted)
             exchange.metrics?.upstream?.latency.recordNanoseconds(latency)
@@ -183,7 +183,7 @@ extension ClientConnection: UpstreamDelegate {
         guard let exchange else { return }
         exchange.responseDone = true
         exchangeEnded(exchange)
-        if let head = exchange.responseHead { requestAnswered(status: head.status) }
+        if let status = exchange.responseStatus { requestAnswered(status: status) }
         if exchange.responseChunked { ChunkFraming.last(to: output) }
         if let upstream = exchange.upstream {
             exchange.upstream = nil

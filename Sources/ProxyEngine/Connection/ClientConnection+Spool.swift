@@ -54,7 +54,7 @@ extension ClientConnection {
     /// Hands the next part of the spool to the upstream (called again from its drained-write callback);
     /// stops once the upstream answered (an early answer: the connection is then not reused).
     func continueSpool(_ exchange: Exchange, _ upstream: UpstreamConnection) {
-        guard let spool = exchange.spool, !exchange.requestDone, exchange.responseHead == nil else { return }
+        guard let spool = exchange.spool, !exchange.requestDone, exchange.responseStatus == nil else { return }
         let buffers = settings.buffers
         do {
             let done = try spool.send(

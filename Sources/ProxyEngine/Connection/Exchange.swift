@@ -37,7 +37,9 @@ final class Exchange {
     /// Where body bytes go while the body is read.
     var bodySink: (any BodySink)? { spool ?? upstream }
     var responseParser = ResponseHeadParser()
-    var responseHead: ResponseHead?
+    /// The response's status, once its head was parsed (the head itself is not kept: only its status is read
+    /// later, and a stored head was copied, three references counted, at each check).
+    var responseStatus: Int?
     var responseDecoder: BodyDecoder?
     /// The response body goes to the client chunked (the upstream sent it chunked).
     var responseChunked = false
