@@ -201,14 +201,35 @@ public struct HTTPFields: Sendable {
     }
 
     /// Appends `Name: value CRLF` for every field whose name is not in `removing`.
+    ///
+    /// A received line already in that form (one space after the colon, no trailing whitespace) is its own
+    /// output, so runs of such lines, adjacent as received, are copied in one piece.
     /// - Parameters:
     ///   - buffer: The buffer to append to.
     ///   - removing: Names to leave out (ASCII case ignored).
     public func write(into buffer: inout [UInt8], removing: FieldNameSet = []) {
         storage.withUnsafeBufferPointer { stored in
+            var run = 0..<0  // received canonical lines not yet copied
             for entry in entries {
                 let name = UnsafeBufferPointer(rebasing: stored[entry.nameStart..<entry.nameEnd])
                 if removing.contains(name) { continue }
+                let lineEnd = entry.valueEnd + 2
+                if entry.valueStart == entry.nameEnd + 2, lineEnd <= stored.count,
+                    stored[entry.nameEnd] == ByteClass.colon, stored[entry.nameEnd + 1] == ByteClass.sp,
+                    stored[entry.valueEnd] == ByteClass.cr, stored[entry.valueEnd + 1] == ByteClass.lf
+                {
+                    if run.isEmpty || run.upperBound != entry.nameStart {
+                        if !run.isEmpty { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: stored[run])) }
+                        run = entry.nameStart..<lineEnd
+                    } else {
+                        run = run.lowerBound..<lineEnd
+                    }
+                    continue
+                }
+                if !run.isEmpty {
+                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: stored[run]))
+                    run = 0..<0
+                }
                 buffer.append(contentsOf: name)
                 buffer.append(ByteClass.colon)
                 buffer.append(ByteClass.sp)
@@ -216,6 +237,7 @@ public struct HTTPFields: Sendable {
                 buffer.append(ByteClass.cr)
                 buffer.append(ByteClass.lf)
             }
+            if !run.isEmpty { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: stored[run])) }
         }
     }
 }

@@ -58,4 +58,25 @@ import Testing
         fields.write(into: &buffer, removing: ["connection"])
         #expect(buffer == Array("A: 1\r\nB: 2\r\n".utf8))
     }
+
+    /// Parsed lines already in wire form are copied in runs; the others are rewritten one by one. Either way the
+    /// output is what writing each field alone gives.
+    @Test func writesParsedFieldsInWireFormWhateverTheirSpacing() throws {
+        let head = try #require(HeadFeeding.requestHead(
+            "GET / HTTP/1.1\r\nHost: a\r\nX-One: 1\r\nConnection: close\r\nX-Two:2\r\nX-Three:  3 \r\n"
+                + "X-Empty:\r\nX-Four: 4\t\r\nX-Five: 5\r\nX-Six: six 6\r\n\r\n"))
+        var buffer: [UInt8] = []
+        head.fields.write(into: &buffer, removing: ["connection"])
+        let expected = "Host: a\r\nX-One: 1\r\nX-Two: 2\r\nX-Three: 3\r\nX-Empty: \r\nX-Four: 4\r\nX-Five: 5\r\n"
+            + "X-Six: six 6\r\n"
+        #expect(String(decoding: buffer, as: UTF8.self) == expected)
+        var appended = head.fields
+        appended.append(name: "X-Added", value: "v")
+        buffer = []
+        appended.write(into: &buffer, removing: ["x-one", "x-five"])
+        #expect(
+            String(decoding: buffer, as: UTF8.self)
+                == "Host: a\r\nConnection: close\r\nX-Two: 2\r\nX-Three: 3\r\nX-Empty: \r\nX-Four: 4\r\n"
+                + "X-Six: six 6\r\nX-Added: v\r\n")
+    }
 }
