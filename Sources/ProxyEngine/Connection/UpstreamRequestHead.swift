@@ -38,39 +38,44 @@ package enum UpstreamRequestHead {
             into: &buffer, target: head.target.originForm, version: .http1_1, removing: removing,
             addedBytes: 160 + client.utf8.count
         ) { buffer in
-            appendList(into: &buffer, name: "X-Forwarded-For", head.values("x-forwarded-for")) {
+            appendList(into: &buffer, prefix: "X-Forwarded-For: ", head.values("x-forwarded-for")) {
                 $0.appendUTF8(client)
             }
             buffer.appendLiteral(tls ? "X-Forwarded-Proto: https\r\n" : "X-Forwarded-Proto: http\r\n")
-            appendList(into: &buffer, name: "Via", head.values("via")) {
-                $0.appendUTF8(String(head.version.major))
-                $0.append(UInt8(ascii: "."))
-                $0.appendUTF8(String(head.version.minor))
-                $0.appendLiteral(" partgate")
+            appendList(into: &buffer, prefix: "Via: ", head.values("via")) {
+                switch head.version {
+                case .http1_1: $0.appendLiteral("1.1 partgate")
+                case .http1_0: $0.appendLiteral("1.0 partgate")
+                default:
+                    $0.appendUTF8(String(head.version.major))
+                    $0.append(UInt8(ascii: "."))
+                    $0.appendUTF8(String(head.version.minor))
+                    $0.appendLiteral(" partgate")
+                }
             }
             switch body {
             case .rewritten(let contentType, let length):
-                appendLine(into: &buffer, name: "Content-Type", value: contentType)
+                appendLine(into: &buffer, prefix: "Content-Type: ", value: contentType)
                 if let length {
-                    appendLine(into: &buffer, name: "Content-Length", value: String(length))
+                    appendLine(into: &buffer, prefix: "Content-Length: ", value: String(length))
                 } else {
                     buffer.appendLiteral("Transfer-Encoding: chunked\r\n")
                 }
             case .relayed(let chunked):
                 if chunked { buffer.appendLiteral("Transfer-Encoding: chunked\r\n") }
             case .spooled(let length):
-                appendLine(into: &buffer, name: "Content-Length", value: String(length))
+                appendLine(into: &buffer, prefix: "Content-Length: ", value: String(length))
             }
         }
         return buffer
     }
 
-    /// Appends `name: v1, v2, ..., last CRLF`: the received values of a list field and partgate's own.
+    /// Appends `name: v1, v2, ..., last CRLF` (`prefix` is `name: `): the received values of a list field and
+    /// partgate's own.
     private static func appendList(
-        into buffer: inout [UInt8], name: StaticString, _ received: [String], appendLast: (inout [UInt8]) -> Void
+        into buffer: inout [UInt8], prefix: StaticString, _ received: [String], appendLast: (inout [UInt8]) -> Void
     ) {
-        buffer.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        buffer.appendLiteral(": ")
+        buffer.appendLiteral(prefix)
         for value in received {
             buffer.appendUTF8(value)
             buffer.appendLiteral(", ")
@@ -79,10 +84,9 @@ package enum UpstreamRequestHead {
         buffer.appendLiteral("\r\n")
     }
 
-    /// Appends `name: value CRLF`.
-    private static func appendLine(into buffer: inout [UInt8], name: StaticString, value: String) {
-        buffer.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        buffer.appendLiteral(": ")
+    /// Appends `name: value CRLF` (`prefix` is `name: `).
+    private static func appendLine(into buffer: inout [UInt8], prefix: StaticString, value: String) {
+        buffer.appendLiteral(prefix)
         buffer.appendUTF8(value)
         buffer.appendLiteral("\r\n")
     }
