@@ -156,11 +156,10 @@ public struct HTTPFields: Sendable {
     /// four bytes of `": "` and CRLF per field (an estimate for reserving capacity).
     var byteCount: Int { storage.count + 4 * entries.count }
 
-    /// Calls `body` with the name bytes of field `index`, as received, without making a String.
-    package func withNameBytes<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        let entry = entries[index]
-        return storage.withUnsafeBufferPointer { stored in
-            body(UnsafeBufferPointer(rebasing: stored[entry.nameStart..<entry.nameEnd]))
+    /// The index of the first field whose name bytes, as received, satisfy `predicate`.
+    package func firstIndex(whereName predicate: (UnsafeBufferPointer<UInt8>) -> Bool) -> Int? {
+        storage.withUnsafeBufferPointer { stored in
+            entries.firstIndex { predicate(UnsafeBufferPointer(rebasing: stored[$0.nameStart..<$0.nameEnd])) }
         }
     }
 

@@ -6,20 +6,30 @@ import HTTP1
 /// read a multipart body partgate never parsed (the WAFFLED header-name corruption family). nginx drops
 /// `_` headers by default for the same reason; partgate refuses the request (400 `ambiguous_header_name`).
 enum HeaderLookalike {
-    /// The sensitive names, lowercased, and their letters-and-digits skeletons.
-    private static let sensitive: [(name: [UInt8], skeleton: [UInt8])] = [
+    /// The sensitive names, lowercased (letters, digits and `-`).
+    private static let names: [StaticString] = [
         "host", "content-type", "content-length", "transfer-encoding", "connection", "expect", "upgrade",
         "te", "trailer", "keep-alive", "proxy-connection",
-    ].map { name in (Array(name.utf8), Array(name.utf8).filter(isAlphanumeric)) }
+    ]
 
-    /// Each sensitive name's skeleton length, first and last byte as one key (``key(_:_:_:)``), in the order of
-    /// ``sensitive``: most names are ruled out on these integers alone, without touching the nested arrays (each
-    /// access to them cost reference counts).
-    private static let keys: [UInt32] = sensitive.map { key($0.skeleton.count, $0.skeleton.first!, $0.skeleton.last!) }
+    /// Each sensitive name's skeleton (its letters and digits) as one key of its length, first and last byte
+    /// (``key(_:_:_:)``), in the order of ``names``: most names are ruled out on these integers alone.
+    private static let keys: [UInt32] = names.map { name in
+        let skeleton = bytes(of: name).filter(isAlphanumeric)
+        return key(skeleton.count, skeleton.first!, skeleton.last!)
+    }
+
+    /// Bit `n` is set when some skeleton is `n` bytes long.
+    private static let skeletonLengths: UInt32 = keys.reduce(0) { $0 | 1 << ($1 >> 16) }
 
     @inline(__always)
     private static func key(_ count: Int, _ first: UInt8, _ last: UInt8) -> UInt32 {
         UInt32(count) << 16 | UInt32(first) << 8 | UInt32(last)
+    }
+
+    @inline(__always)
+    private static func bytes(of name: StaticString) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
     }
 
     /// The longest skeleton (`transferencoding`): a name with more letters and digits imitates none.
@@ -27,10 +37,7 @@ enum HeaderLookalike {
 
     /// The first field whose name looks like a sensitive field without being spelled as one.
     static func first(in head: RequestHead) -> String? {
-        for index in head.fields.indices where head.fields.withNameBytes(at: index, isLookalike) {
-            return head.fields[index].name
-        }
-        return nil
+        head.fields.firstIndex(whereName: isLookalike).map { head.fields[$0].name }
     }
 
     /// Whether `name` looks like a sensitive field name without being one.
@@ -39,8 +46,8 @@ enum HeaderLookalike {
         return name.withUTF8(isLookalike)
     }
 
-    /// Byte comparisons only, and no allocation: runs for every field of every request. The skeleton's
-    /// length, first and last bytes pick the candidates; most names match none and stop there.
+    /// Byte comparisons only, and no allocation or reference counting: runs for every field of every request.
+    /// The skeleton's length, first and last bytes pick the candidates; most names match none and stop there.
     static func isLookalike(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var count = 0
         var first: UInt8 = 0
@@ -53,29 +60,34 @@ enum HeaderLookalike {
             count += 1
             if count > longestSkeleton { return false }
         }
+        guard skeletonLengths & (1 << UInt32(count)) != 0 else { return false }
         let wanted = key(count, first, last)
-        for (index, candidateKey) in keys.enumerated() where candidateKey == wanted {
-            let candidate = sensitive[index]
-            if bytes.count == candidate.name.count, candidate.name.withUnsafeBufferPointer({ name in
-                for index in 0..<name.count where lowercased(bytes[index]) != name[index] { return false }
-                return true
-            }) {
-                return false  // the name itself, in any case
-            }
-            var skeletonIndex = 0
-            var matches = true
-            for raw in bytes {
-                let byte = lowercased(raw)
-                guard isAlphanumeric(byte) else { continue }
-                if candidate.skeleton[skeletonIndex] != byte {
-                    matches = false
-                    break
+        return keys.withUnsafeBufferPointer { keys in
+            for index in keys.indices where keys[index] == wanted {
+                let name = Self.bytes(of: names[index])
+                if bytes.count == name.count, zip(bytes, name).allSatisfy({ lowercased($0) == $1 }) {
+                    return false  // the name itself, in any case
                 }
-                skeletonIndex += 1
+                if skeletonsMatch(bytes, name) { return true }
             }
-            if matches { return true }
+            return false
         }
-        return false
+    }
+
+    /// Whether the letters and digits of `bytes` (any case) are those of `name`, in order and no others.
+    private static func skeletonsMatch(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ name: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        var at = 0
+        for raw in bytes {
+            let byte = lowercased(raw)
+            guard isAlphanumeric(byte) else { continue }
+            while at < name.count, !isAlphanumeric(name[at]) { at += 1 }
+            guard at < name.count, name[at] == byte else { return false }
+            at += 1
+        }
+        while at < name.count, !isAlphanumeric(name[at]) { at += 1 }
+        return at == name.count
     }
 
     @inline(__always)
