@@ -60,6 +60,40 @@ struct ProxyUpstreamFaultTests {
         #expect(response?.json?["flag"] as? String == "upstream_timeout")
     }
 
+    /// An upstream that stops reading mid-body on a reused connection (already connected: no connect or
+    /// handshake sets its timeouts) times out like a new one: the client gets 504 within the response timeout,
+    /// not a connection held until the upstream closes.
+    @Test func upstreamThatStopsReadingOnAReusedConnectionIs504() throws {
+        let connections = Log()
+        let upstream = try RawServer { fd in
+            connections.add("connection")
+            _ = RawServer.readHead(fd)  // GET, no body
+            RawServer.send(fd, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+            _ = RawServer.readHead(fd)  // the POST's head; its body is never read
+            Thread.sleep(forTimeInterval: 3)
+        }
+        defer { upstream.stop() }
+        let log = Log()
+        let (proxy, port) = try Self.proxy(to: upstream.port, log: log, timeouts: .milliseconds(500))
+        defer { proxy.stop(); proxy.wait() }
+        let client = try TestHTTPClient(port: port, timeout: 5)
+        client.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(client.readResponse()?.status == 200)
+        // Far more than the sockets between them hold: the proxy's output backs up and the client is paused.
+        let length = 64 << 20
+        client.send("POST / HTTP/1.1\r\nHost: a\r\nContent-Type: application/octet-stream\r\n"
+                    + "Content-Length: \(length)\r\n\r\n")
+        // The body is sent from another thread while this one reads the answer: send touches only the socket,
+        // the reader only its own buffer.
+        nonisolated(unsafe) let writer = client
+        let sender = Thread { writer.send([UInt8](repeating: 7, count: length)) }
+        sender.start()
+        let response = client.readResponse(method: "POST")
+        #expect(response?.status == 504)
+        #expect(response?.json?["flag"] as? String == "upstream_timeout")
+        #expect(connections.all.count == 1, "both requests on one upstream connection")
+    }
+
     @Test func resetMidBodyIs502() throws {
         let reset = try RawServer { fd in
             _ = RawServer.readHead(fd)

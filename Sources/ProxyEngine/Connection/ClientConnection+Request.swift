@@ -108,6 +108,9 @@ extension ClientConnection {
         upstream.limitWriteRate(route.maxUpstreamRate)
         exchange.upstream = upstream
         exchange.upstreamStarted = MonotonicClock.now()
+        // A pooled connection is connected already: the body's writes get the response timeout now, as a new
+        // connection's do once it connects (upstreamConnected).
+        if upstream.connected { upstream.setTimeouts(read: nil, write: route.responseTimeout(settings)) }
         upstream.write(upstreamHead(exchange))
         phase = .body
         pumpBody()

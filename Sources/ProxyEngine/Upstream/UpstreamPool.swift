@@ -20,8 +20,9 @@ final class UpstreamPool {
         while let connection = idle[slot].connections.popLast() {
             connection.metrics?.idleConnections.decrement()
             if connection.bev != nil {
+                // Its idle timeout stays until the taker sets the request's timeouts, at once (one call to
+                // libevent, not two).
                 connection.idlePool = nil
-                connection.setTimeouts(nil)
                 return connection
             }
         }
