@@ -33,4 +33,4 @@ routes:
   - name: bench
     upstream: sink
 YAML
-exec ${PARTGATE_WRAPPER:-} "$binary" serve --config "$config"
+exec ${PARTGATE_WRAPPER:-} "$binary" serve --config "$config" ${PARTGATE_ARGS:-}

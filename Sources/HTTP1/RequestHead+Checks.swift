@@ -28,10 +28,15 @@ extension RequestHead {
     /// - Returns: The value, or nil when absent.
     /// - Throws: `duplicate_content_type`.
     public func singleContentType() throws(HTTP1Error) -> String? {
+        try singleContentTypeBytes().map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// ``singleContentType()`` as the value's bytes in the head (no string made).
+    public func singleContentTypeBytes() throws(HTTP1Error) -> ArraySlice<UInt8>? {
         let values = fields.valueSlices(named: "content-type")
         guard values.count <= 1 else {
             throw HTTP1Error(.duplicateContentType)
         }
-        return values.first.map { String(decoding: $0, as: UTF8.self) }
+        return values.first
     }
 }

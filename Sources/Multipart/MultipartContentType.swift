@@ -59,7 +59,7 @@ public struct MultipartContentType: Sendable, Hashable {
                 first = parameter.name
             }
             if HeaderSyntax.equalsLowercase(name, "boundary") {
-                guard let value = Boundary(bytes[parameter.value]) else {
+                guard let value = Boundary(UnsafeRawBufferPointer(rebasing: bytes[parameter.value])) else {
                     throw ParameterScanner.Failure(flag: .boundaryInvalid, offset: parameter.value.lowerBound)
                 }
                 boundary = value

@@ -202,7 +202,7 @@ extension ClientConnection {
         exchange.requestDone = true
         if phase == .body { phase = .response }
         if upstream.connected {
-            let timeout = exchange.route.responseTimeout(settings)
+            let timeout = exchange.responseTimeout
             upstream.setTimeouts(read: timeout, write: timeout)
         }
         if clientPaused { resumeClient(upstream) }
@@ -251,12 +251,6 @@ extension ClientConnection {
         clientPaused = false
         upstream.setWriteWatermark(low: 0)
         setReading(true)
-    }
-}
-
-extension RouteConfiguration {
-    func responseTimeout(_ settings: EngineSettings) -> Duration {
-        settings.upstreams[upstream]?.responseTimeout ?? .seconds(60)
     }
 }
 

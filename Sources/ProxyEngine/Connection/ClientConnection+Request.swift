@@ -45,7 +45,7 @@ extension ClientConnection {
         }
         let route = routes[routeIndex]
         // The connection adopted the worker's snapshot when this head completed, and the worker swaps its
-        // settings and metrics together, so the route's index is the same in both.
+        // settings, metrics and route upstreams together, so the route's index is the same in all of them.
         let metrics = worker.metrics.routes[routeIndex]
         requestRoute = metrics
         do {
@@ -54,7 +54,7 @@ extension ClientConnection {
             answer(error)
             return
         }
-        guard let upstreamSettings = settings.upstreams[route.upstream] else {
+        guard let upstreamSettings = worker.routeUpstreams[routeIndex] else {
             answer(Problem(502, "no_upstream"))
             return
         }
@@ -97,8 +97,8 @@ extension ClientConnection {
         }
         guard let upstream = worker.pool.take(upstreamSettings.name)
             ?? UpstreamConnection(
-                loop: worker.loop, settings: upstreamSettings, buffers: settings.buffers,
-                metrics: metrics.upstream)
+                loop: worker.loop, settings: upstreamSettings, generation: settings.generation,
+                buffers: settings.buffers, metrics: metrics.upstream)
         else {
             answer(Problem(502, "upstream_unavailable"))
             return
@@ -107,10 +107,11 @@ extension ClientConnection {
         upstream.requests += 1
         upstream.limitWriteRate(route.maxUpstreamRate)
         exchange.upstream = upstream
+        exchange.responseTimeout = upstreamSettings.responseTimeout
         exchange.upstreamStarted = MonotonicClock.now()
         // A pooled connection is connected already: the body's writes get the response timeout now, as a new
         // connection's do once it connects (upstreamConnected).
-        if upstream.connected { upstream.setTimeouts(read: nil, write: route.responseTimeout(settings)) }
+        if upstream.connected { upstream.setTimeouts(read: nil, write: exchange.responseTimeout) }
         upstream.write(upstreamHead(exchange))
         phase = .body
         pumpBody()

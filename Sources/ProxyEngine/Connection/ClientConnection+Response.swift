@@ -7,7 +7,7 @@ extension ClientConnection: UpstreamDelegate {
 
     func upstreamConnected(_ upstream: UpstreamConnection) {
         guard let exchange, exchange.upstream === upstream else { return }
-        let timeout = exchange.route.responseTimeout(settings)
+        let timeout = exchange.responseTimeout
         upstream.setTimeouts(read: exchange.requestDone ? timeout : nil, write: timeout)
     }
 

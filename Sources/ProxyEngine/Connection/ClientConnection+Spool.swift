@@ -44,7 +44,7 @@ extension ClientConnection {
         exchange.forwardedBytes += spool.length
         upstream.write(upstreamHead(exchange))
         if upstream.connected {
-            upstream.setTimeouts(read: nil, write: exchange.route.responseTimeout(settings))
+            upstream.setTimeouts(read: nil, write: exchange.responseTimeout)
         }
         // Refill from the drained-write callback once the output is down to the low watermark.
         upstream.setWriteWatermark(low: settings.buffers.writeLowWater)
@@ -74,13 +74,14 @@ extension ClientConnection {
         guard let upstreamSettings = settings.upstreams[exchange.route.upstream],
             let upstream = worker.pool.take(upstreamSettings.name)
                 ?? UpstreamConnection(
-                    loop: worker.loop, settings: upstreamSettings, buffers: settings.buffers,
-                    metrics: exchange.metrics?.upstream)
+                    loop: worker.loop, settings: upstreamSettings, generation: settings.generation,
+                    buffers: settings.buffers, metrics: exchange.metrics?.upstream)
         else { return nil }
         upstream.delegate = self
         upstream.requests += 1
         upstream.limitWriteRate(exchange.route.maxUpstreamRate)
         exchange.upstream = upstream
+        exchange.responseTimeout = upstreamSettings.responseTimeout
         return upstream
     }
 

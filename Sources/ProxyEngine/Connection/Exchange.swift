@@ -56,6 +56,8 @@ final class Exchange {
     var forwardedBytes: Int64 = 0
     /// When the request went to an upstream connection (monotonic ns), for the upstream latency.
     var upstreamStarted: UInt64 = 0
+    /// The upstream's `response_timeout`, from the settings the request started under (set with ``upstream``).
+    var responseTimeout: Duration = .seconds(60)
     /// The exchange's bytes and normalised flags were counted (once, whichever way it ends).
     var metricsRecorded = false
 

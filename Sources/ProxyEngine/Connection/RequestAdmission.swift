@@ -115,9 +115,9 @@ package enum RequestAdmission {
         if case .contentLength(let length) = framing.body, length > UInt64(route.limits.bodyBytes) {
             throw Problem.bodyTooLarge(route.limits.bodyBytes)
         }
-        let contentType: String?
+        let contentType: ArraySlice<UInt8>?
         do {
-            contentType = try head.singleContentType()
+            contentType = try head.singleContentTypeBytes()
         } catch {
             throw Problem(http: error)
         }
@@ -137,7 +137,10 @@ package enum RequestAdmission {
                 Problem(415, "content_type_missing", detail: "this route takes multipart/form-data bodies"))
         }
         do {
-            let parsed = try MultipartContentType.parse(contentType)
+            // Parsed where the head holds it (`withUnsafeBytes` rethrows untyped: the outcome comes out as a Result).
+            let parsed = try contentType.withUnsafeBytes { value in
+                Result { () throws(MultipartError) in try MultipartContentType.parse(value) }
+            }.get()
             return BodyDecision(
                 body: .rewrite(
                     MultipartParser(

@@ -8,7 +8,12 @@ final class Worker: @unchecked Sendable {
     // through loop.schedule (thread-safe).
     let loop = EventLoop()
     /// The current configuration snapshot; a reload replaces it on the loop thread (``adopt(_:)``).
-    var settings: EngineSettings
+    var settings: EngineSettings {
+        didSet { routeUpstreams = Self.upstreams(ofRoutesIn: settings) }
+    }
+    /// The upstream of each route of `settings`, by route index (nil: the route names none): one array read per
+    /// request instead of hashing the upstream's name.
+    private(set) var routeUpstreams: [UpstreamSettings?]
     let events: EngineEvents
     let pool = UpstreamPool()
     /// Metric handles resolved from `settings` (per route and upstream); rebuilt with it on reload (the
@@ -59,11 +64,18 @@ final class Worker: @unchecked Sendable {
 
     init(settings: EngineSettings, events: EngineEvents) {
         self.settings = settings
+        self.routeUpstreams = Self.upstreams(ofRoutesIn: settings)
         self.events = events
         self.metrics = EngineMetrics(settings: settings)
-        pool.admits = { [unowned self] upstream in
-            self.settings.upstreams[upstream.name]?.keepsConnections(of: upstream) ?? false
+        pool.admits = { [unowned self] connection in
+            // Made under the settings the worker still serves: kept without a lookup.
+            connection.generation == self.settings.generation
+                || self.settings.upstreams[connection.settings.name]?.keepsConnections(of: connection.settings) ?? false
         }
+    }
+
+    private static func upstreams(ofRoutesIn settings: EngineSettings) -> [UpstreamSettings?] {
+        settings.routes.map { settings.upstreams[$0.upstream] }
     }
 
     /// Binds a listener on this worker's loop; returns the bound address.

@@ -17,6 +17,9 @@ protocol UpstreamDelegate: AnyObject {
 /// weak delegate, and an idle pooled connection has none.
 final class UpstreamConnection: LoopResource {
     let settings: UpstreamSettings
+    /// The ``EngineSettings/generation`` `settings` came from (0: unknown): while the worker still serves that
+    /// generation, the pool keeps the connection without comparing settings.
+    let generation: Int
     /// Failure counters, latency and pool gauge of this upstream (nil: not measured).
     let metrics: UpstreamMetrics?
     private let loop: EventLoop
@@ -38,9 +41,13 @@ final class UpstreamConnection: LoopResource {
     /// Whether request bytes are copied into large chains (TLS) rather than moved chain by chain (plain).
     var isTLS: Bool { settings.tls != nil }
 
-    init?(loop: EventLoop, settings: UpstreamSettings, buffers: BufferSettings, metrics: UpstreamMetrics? = nil) {
+    init?(
+        loop: EventLoop, settings: UpstreamSettings, generation: Int = 0, buffers: BufferSettings,
+        metrics: UpstreamMetrics? = nil
+    ) {
         self.loop = loop
         self.settings = settings
+        self.generation = generation
         self.metrics = metrics
         let options = Int32(bitPattern: BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
         if let tls = settings.tls {

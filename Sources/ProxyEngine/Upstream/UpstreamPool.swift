@@ -6,9 +6,9 @@ final class UpstreamPool {
     private var idle: [(name: String, connections: [UpstreamConnection])] = []
     /// How long an idle connection is kept (shorter than common upstream keep-alive timeouts, e.g. nginx 75 s).
     let idleTimeout: Duration
-    /// Whether a connection made with these settings may still be kept (after a reload, only connections to
-    /// an upstream whose settings did not change; see ``UpstreamSettings/keepsConnections(of:)``).
-    var admits: (UpstreamSettings) -> Bool = { _ in true }
+    /// Whether a connection may still be kept (after a reload, only connections to an upstream whose settings
+    /// did not change; see ``UpstreamSettings/keepsConnections(of:)``).
+    var admits: (UpstreamConnection) -> Bool = { _ in true }
 
     init(idleTimeout: Duration = .seconds(30)) {
         self.idleTimeout = idleTimeout
@@ -34,7 +34,7 @@ final class UpstreamPool {
         let name = connection.settings.name
         let slot = slot(name)
         let kept = slot.map { idle[$0].connections.count } ?? 0
-        guard connection.bev != nil, kept < connection.settings.maxIdleConnections, admits(connection.settings)
+        guard connection.bev != nil, kept < connection.settings.maxIdleConnections, admits(connection)
         else {
             connection.close()
             return
