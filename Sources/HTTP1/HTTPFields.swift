@@ -19,6 +19,8 @@ public struct HTTPFields: Sendable {
     /// no field has (most lookups: `transfer-encoding`, `connection`, `expect`, ... are seldom sent) ends at
     /// once, without reaching the name's bytes or the entries.
     private var nameLengths: UInt64 = 0
+    /// Where the names read on every message are (``KnownFieldName``).
+    private var known = KnownFieldIndex()
 
     /// Creates an empty list.
     public init() {
@@ -30,13 +32,29 @@ public struct HTTPFields: Sendable {
     init(storage: [UInt8], entries: [Entry]) {
         self.storage = storage
         self.entries = entries
-        nameLengths = Self.nameLengths(of: entries)
+        indexNames()
     }
 
-    private static func nameLengths(of entries: [Entry]) -> UInt64 {
+    /// Sets `nameLengths` and `known` for all entries.
+    private mutating func indexNames() {
         var mask: UInt64 = 0
-        for entry in entries { mask |= lengthBit(entry.nameEnd - entry.nameStart) }
-        return mask
+        var index = KnownFieldIndex()
+        storage.withUnsafeBufferPointer { stored in
+            entries.withUnsafeBufferPointer { entries in
+                for position in entries.indices {
+                    let entry = entries[position]
+                    let count = entry.nameEnd - entry.nameStart
+                    mask |= Self.lengthBit(count)
+                    if let base = stored.baseAddress,
+                        let name = KnownFieldName.of(UnsafeBufferPointer(start: base + entry.nameStart, count: count))
+                    {
+                        index.note(name, entry: position)
+                    }
+                }
+            }
+        }
+        nameLengths = mask
+        known = index
     }
 
     @inline(__always)
@@ -55,6 +73,10 @@ public struct HTTPFields: Sendable {
             Entry(nameStart: nameStart, nameEnd: valueStart, valueStart: valueStart, valueEnd: storage.count)
         )
         nameLengths |= Self.lengthBit(valueStart - nameStart)
+        let entry = entries.count - 1
+        if let name = storage.withUnsafeBufferPointer({ KnownFieldName.of(UnsafeBufferPointer(rebasing: $0[nameStart..<valueStart])) }) {
+            known.note(name, entry: entry)
+        }
     }
 
     /// Appends a field line.
@@ -68,9 +90,8 @@ public struct HTTPFields: Sendable {
     /// Removes every field line whose name matches, ignoring ASCII case.
     /// - Parameter name: The field name.
     public mutating func removeAll(named name: String) {
-        let kept = entries.filter { !nameMatches($0, name) }
-        entries = kept
-        nameLengths = Self.nameLengths(of: kept)
+        entries = entries.filter { !nameMatches($0, name) }
+        indexNames()
     }
 
     /// The value of the first field named `name` (ASCII case-insensitive), decoded as UTF-8.
@@ -127,6 +148,29 @@ public struct HTTPFields: Sendable {
             return true
         }
         return values
+    }
+
+    /// ``valueSlices(named:)`` for a name located when the fields were made: no walk over the names unless it
+    /// appears more than once.
+    func valueSlices(_ name: KnownFieldName) -> FieldValues {
+        var values = FieldValues(storage: storage)
+        switch known.lookup(name) {
+        case .none:
+            break
+        case .one(let index):
+            let entry = entries[index]
+            values.append(entry.valueStart..<entry.valueEnd)
+        case .several:
+            let text = name.text
+            return valueSlices(named: String(decoding: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount), as: UTF8.self))
+        }
+        return values
+    }
+
+    /// Whether a field line has the known name `name`.
+    func contains(_ name: KnownFieldName) -> Bool {
+        if case .none = known.lookup(name) { return false }
+        return true
     }
 
     /// Calls `body` with each entry named `name` (ASCII case ignored), in order, while it returns true. The name's

@@ -7,7 +7,7 @@ extension RequestHead {
     /// - Returns: The authority, or nil for an HTTP/1.0 request without Host.
     /// - Throws: `missing_host`, `duplicate_host` or `invalid_host`.
     public func validatedHost() throws(HTTP1Error) -> String? {
-        let hosts = fields.valueSlices(named: "host")
+        let hosts = fields.valueSlices(.host)
         guard hosts.count <= 1 else {
             throw HTTP1Error(.duplicateHost)
         }
@@ -33,7 +33,7 @@ extension RequestHead {
 
     /// ``singleContentType()`` as the value's bytes in the head (no string made).
     public func singleContentTypeBytes() throws(HTTP1Error) -> ArraySlice<UInt8>? {
-        let values = fields.valueSlices(named: "content-type")
+        let values = fields.valueSlices(.contentType)
         guard values.count <= 1 else {
             throw HTTP1Error(.duplicateContentType)
         }

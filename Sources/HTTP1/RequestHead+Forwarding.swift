@@ -10,7 +10,7 @@ extension RequestHead {
     /// included (``RequestFraming`` refuses such requests anyway).
     public var hopByHopFieldNames: Set<String> {
         var names = RequestHead.standardHopByHopFieldNames
-        let options = (try? FieldValueList.connectionOptions(fields.valueSlices(named: "connection"))) ?? []
+        let options = (try? FieldValueList.connectionOptions(fields.valueSlices(.connection))) ?? []
         names.formUnion(options.subtracting(RequestFraming.protectedFieldNames))
         return names
     }

@@ -25,8 +25,8 @@ public struct ResponseFraming: Hashable, Sendable {
     /// - Throws: A framing ``HTTP1Error``.
     public init(analyzing head: ResponseHead, requestMethod: String) throws(HTTP1Error) {
         let fields = head.fields
-        let transferEncoding = fields.valueSlices(named: "transfer-encoding")
-        let contentLength = fields.valueSlices(named: "content-length")
+        let transferEncoding = fields.valueSlices(.transferEncoding)
+        let contentLength = fields.valueSlices(.contentLength)
         guard transferEncoding.isEmpty || contentLength.isEmpty else {
             throw HTTP1Error(.contentLengthWithTransferEncoding)
         }
@@ -35,7 +35,7 @@ public struct ResponseFraming: Hashable, Sendable {
         }
         let codings = try FieldValueList.codings(transferEncoding)
         let length = try FieldValueList.contentLength(contentLength)
-        connectionOptions = try FieldValueList.connectionOptions(fields.valueSlices(named: "connection"))
+        connectionOptions = try FieldValueList.connectionOptions(fields.valueSlices(.connection))
         isInterim = head.isInformational && head.status != 101
         isSwitchingProtocols = head.status == 101
         if head.isInformational || head.status == 204 || head.status == 304 || requestMethod == "HEAD" {

@@ -3,7 +3,7 @@ extension ResponseHead {
     /// option listed in Connection.
     public var hopByHopFieldNames: Set<String> {
         var names = RequestHead.standardHopByHopFieldNames
-        let options = (try? FieldValueList.connectionOptions(fields.valueSlices(named: "connection"))) ?? []
+        let options = (try? FieldValueList.connectionOptions(fields.valueSlices(.connection))) ?? []
         names.formUnion(options.subtracting(RequestFraming.protectedFieldNames))
         return names
     }

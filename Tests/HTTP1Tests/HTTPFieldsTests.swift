@@ -79,4 +79,65 @@ import Testing
                 == "Host: a\r\nConnection: close\r\nX-Two: 2\r\nX-Three: 3\r\nX-Empty: \r\nX-Four: 4\r\n"
                 + "X-Six: six 6\r\nX-Added: v\r\n")
     }
+
+    /// Known names are located when the fields are made: every lookup of one must give what walking the names
+    /// gives, whatever the case, for names that share a known name's length, for repeated names, and after the
+    /// list changed.
+    @Test func knownNameLookupsMatchTheWalk() throws {
+        func values(_ fields: HTTPFields, _ name: KnownFieldName) -> [String] {
+            fields.valueSlices(name).map { String(decoding: $0, as: UTF8.self) }
+        }
+        func walked(_ fields: HTTPFields, _ name: KnownFieldName) -> [String] {
+            fields.values(named: "\(name.text)")
+        }
+        let head = try #require(HeadFeeding.requestHead(
+            "POST / HTTP/1.1\r\nHOST: a\r\nAccept: x\r\nExpecT: 100-continue\r\nUser-Agent: u\r\n"
+                + "content-TYPE: t\r\nContent-Lengtx: 1\r\nContent-Length: 5\r\nTransfer-Encodinh: z\r\n"
+                + "Connection: a\r\nconnection: b\r\nUpgradf: no\r\nH^st: no\r\nContent~Type: no\r\n\r\n"))
+        var fields = head.fields
+        #expect(values(fields, .host) == ["a"])
+        #expect(values(fields, .expect) == ["100-continue"])
+        #expect(values(fields, .contentType) == ["t"])
+        #expect(values(fields, .contentLength) == ["5"])
+        #expect(values(fields, .transferEncoding) == [])
+        #expect(values(fields, .connection) == ["a", "b"])
+        #expect(values(fields, .upgrade) == [])
+        #expect(!fields.contains(.upgrade) && fields.contains(.host))
+        for name in KnownFieldName.allCases { #expect(values(fields, name) == walked(fields, name), "\(name)") }
+        fields.removeAll(named: "connection")
+        fields.removeAll(named: "host")
+        fields.append(name: "Upgrade", value: "websocket")
+        fields.append(name: "HOST", value: "b")
+        fields.append(name: "Transfer-Encoding", value: "chunked")
+        fields.append(name: "transfer-encoding", value: "gzip")
+        #expect(values(fields, .connection) == [])
+        #expect(values(fields, .host) == ["b"])
+        #expect(values(fields, .upgrade) == ["websocket"])
+        #expect(values(fields, .transferEncoding) == ["chunked", "gzip"])
+        for name in KnownFieldName.allCases { #expect(values(fields, name) == walked(fields, name), "\(name)") }
+    }
+
+    /// The word-at-a-time comparison against every spelling: each known name in random case matches, and a name
+    /// of the same length that differs in any one byte (any other token character) does not.
+    @Test func knownNameRecognitionIsExact() {
+        var generator = SplitMix64(seed: 7)
+        for name in KnownFieldName.allCases {
+            let lower = Array("\(name.text)".utf8)
+            for _ in 0..<8 {
+                let spelled = lower.map { byte in
+                    generator.next() & 1 == 0 || byte == UInt8(ascii: "-") ? byte : byte - 32
+                }
+                #expect(spelled.withUnsafeBufferPointer(KnownFieldName.of) == name)
+            }
+            for position in lower.indices {
+                for value in 0...255 where ByteClass.isTChar(UInt8(value)) && ByteClass.lowercased(UInt8(value)) != lower[position] {
+                    var changed = lower
+                    changed[position] = UInt8(value)
+                    #expect(changed.withUnsafeBufferPointer(KnownFieldName.of) == nil, "\(name) \(position) \(value)")
+                }
+            }
+        }
+        #expect(Array("accept".utf8).withUnsafeBufferPointer(KnownFieldName.of) == nil)
+        #expect(Array("hosts".utf8).withUnsafeBufferPointer(KnownFieldName.of) == nil)
+    }
 }

@@ -15,7 +15,7 @@ extension ClientConnection {
                 if wasIdle && !heads.isIdle { arm(settings.headerTimeout) }
             case .complete(let head, let consumed):
                 EvBuffer.drain(input, consumed)
-                arm(nil)
+                disarm()
                 requestBegan()
                 start(head)
             case .error(let error):
@@ -107,7 +107,7 @@ extension ClientConnection {
         upstream.requests += 1
         upstream.limitWriteRate(route.maxUpstreamRate)
         exchange.upstream = upstream
-        exchange.responseTimeout = upstreamSettings.responseTimeout
+        exchange.responseTimeout = upstreamSettings.response
         exchange.upstreamStarted = MonotonicClock.now()
         // A pooled connection is connected already: the body's writes get the response timeout now, as a new
         // connection's do once it connects (upstreamConnected).

@@ -205,7 +205,7 @@ extension ClientConnection: UpstreamDelegate {
         }
         phase = .head
         adoptCurrentSettings()
-        arm(settings.idleTimeout)
+        arm(settings.idle)
         if clientPaused {
             clientPaused = false
             setReading(true)

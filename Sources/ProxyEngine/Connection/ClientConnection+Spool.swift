@@ -81,7 +81,7 @@ extension ClientConnection {
         upstream.requests += 1
         upstream.limitWriteRate(exchange.route.maxUpstreamRate)
         exchange.upstream = upstream
-        exchange.responseTimeout = upstreamSettings.responseTimeout
+        exchange.responseTimeout = upstreamSettings.response
         return upstream
     }
 

@@ -159,10 +159,19 @@ final class ClientConnection: LoopResource {
 
     /// Runs the one per-connection timer: header timeout, idle timeout, or the linger limit.
     func arm(_ duration: Duration?) {
+        arm(duration.map(LoopTimeout.init))
+    }
+
+    /// Stops the timer.
+    func disarm() {
+        arm(nil as LoopTimeout?)
+    }
+
+    /// ``arm(_:)-(Duration?)`` with the time converted already.
+    func arm(_ timeout: LoopTimeout?) {
         guard let timer else { return }
-        if let duration {
-            var time = timeval(duration)
-            _ = event_add(timer, &time)
+        if let timeout {
+            withUnsafePointer(to: timeout.time) { _ = event_add(timer, $0) }
         } else {
             _ = event_del(timer)
         }

@@ -21,7 +21,11 @@ public struct EngineSettings: Sendable {
     /// Time allowed for a whole request head (408 beyond it).
     public var headerTimeout: Duration
     /// Time a keep-alive connection may sit idle between requests.
-    public var idleTimeout: Duration
+    public var idleTimeout: Duration {
+        didSet { idle = LoopTimeout(idleTimeout) }
+    }
+    /// `idleTimeout`, converted for libevent.
+    private(set) var idle: LoopTimeout
     /// On SIGTERM, time allowed for in-flight requests before the process exits.
     public var drainTimeout: Duration
     /// Buffering per connection and direction (watermarks): bounds memory per connection.
@@ -53,6 +57,7 @@ public struct EngineSettings: Sendable {
         self.headLimits = headLimits
         self.headerTimeout = headerTimeout
         self.idleTimeout = idleTimeout
+        self.idle = LoopTimeout(idleTimeout)
         self.drainTimeout = drainTimeout
         self.buffers = buffers
         self.spoolDirectory = spoolDirectory
@@ -83,7 +88,11 @@ public struct UpstreamSettings: Sendable {
     /// TLS towards the upstream (nil: plain HTTP).
     public var tls: (any UpstreamTLSProvider)?
     public var connectTimeout: Duration
-    public var responseTimeout: Duration
+    public var responseTimeout: Duration {
+        didSet { response = LoopTimeout(responseTimeout) }
+    }
+    /// `responseTimeout`, converted for libevent.
+    private(set) var response: LoopTimeout
     /// Idle keep-alive connections kept per worker.
     public var maxIdleConnections: Int
 
@@ -97,6 +106,7 @@ public struct UpstreamSettings: Sendable {
         self.tls = tls
         self.connectTimeout = connectTimeout
         self.responseTimeout = responseTimeout
+        self.response = LoopTimeout(responseTimeout)
         self.maxIdleConnections = maxIdleConnections
     }
 }

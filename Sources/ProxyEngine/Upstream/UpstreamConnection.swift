@@ -123,14 +123,15 @@ final class UpstreamConnection: LoopResource {
 
     /// Sets read and write timeouts (connect, handshake, response, idle).
     func setTimeouts(_ duration: Duration?) {
-        setTimeouts(read: duration, write: duration)
+        let timeout = duration.map(LoopTimeout.init)
+        setTimeouts(read: timeout, write: timeout)
     }
 
     /// Sets the read and write inactivity timeouts separately (nil: none).
-    func setTimeouts(read: Duration?, write: Duration?) {
+    func setTimeouts(read: LoopTimeout?, write: LoopTimeout?) {
         guard let bev else { return }
-        var readTime = read.map(timeval.init) ?? timeval()
-        var writeTime = write.map(timeval.init) ?? timeval()
+        var readTime = read?.time ?? timeval()
+        var writeTime = write?.time ?? timeval()
         withUnsafePointer(to: &readTime) { readPointer in
             withUnsafePointer(to: &writeTime) { writePointer in
                 _ = bufferevent_set_timeouts(bev, read == nil ? nil : readPointer, write == nil ? nil : writePointer)

@@ -6,12 +6,14 @@ final class UpstreamPool {
     private var idle: [(name: String, connections: [UpstreamConnection])] = []
     /// How long an idle connection is kept (shorter than common upstream keep-alive timeouts, e.g. nginx 75 s).
     let idleTimeout: Duration
+    private let idleTime: LoopTimeout
     /// Whether a connection may still be kept (after a reload, only connections to an upstream whose settings
     /// did not change; see ``UpstreamSettings/keepsConnections(of:)``).
     var admits: (UpstreamConnection) -> Bool = { _ in true }
 
     init(idleTimeout: Duration = .seconds(30)) {
         self.idleTimeout = idleTimeout
+        self.idleTime = LoopTimeout(idleTimeout)
     }
 
     /// An idle connection to `name`, if one is open.
@@ -40,7 +42,7 @@ final class UpstreamPool {
             return
         }
         connection.delegate = nil
-        connection.setTimeouts(idleTimeout)
+        connection.setTimeouts(read: idleTime, write: idleTime)
         connection.idlePool = self
         if let slot {
             idle[slot].connections.append(connection)
