@@ -1,6 +1,6 @@
 /// The field names the proxy reads on every message (framing, routing, forwarding), located once when a head's
 /// fields are made: each lookup of one is then an array read, not a walk over the field names.
-enum KnownFieldName: Int, CaseIterable, Sendable {
+package enum KnownFieldName: Int, CaseIterable, Sendable {
     case host
     case contentType
     case contentLength
@@ -24,7 +24,7 @@ enum KnownFieldName: Int, CaseIterable, Sendable {
 
     /// The known name `bytes` spell (ASCII case ignored), if any. The names differ in length, so one comparison
     /// at most.
-    static func of(_ bytes: UnsafeBufferPointer<UInt8>) -> KnownFieldName? {
+    package static func of(_ bytes: UnsafeBufferPointer<UInt8>) -> KnownFieldName? {
         let candidate: KnownFieldName
         switch bytes.count {
         case 4: candidate = .host

@@ -6,6 +6,7 @@ import Testing
 struct BoundaryTests {
     static let bchars = Set("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'()+_,-./:=? ".utf8)
     static let hexDigits = Set("0123456789abcdef".utf8)
+    static let tchars = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
 
     @Test func bcharsAreExactlyTheRFC2046Set() {
         for byte in UInt8.min...UInt8.max {
@@ -13,6 +14,10 @@ struct BoundaryTests {
             let inside = [UInt8(ascii: "a"), byte, UInt8(ascii: "z")]
             #expect((Boundary(inside) != nil) == Self.bchars.contains(byte), "byte \(byte)")
             #expect(Boundary.isValid(inside) == Self.bchars.contains(byte), "byte \(byte)")
+            let isToken = Self.bchars.contains(byte) && Self.tchars.contains(byte)
+            #expect(Boundary(inside)?.isToken == (Self.bchars.contains(byte) ? isToken : nil), "byte \(byte)")
+            let parsed = inside.withUnsafeBytes { Boundary($0) }
+            #expect(parsed?.isToken == (Self.bchars.contains(byte) ? isToken : nil), "byte \(byte)")
         }
     }
 

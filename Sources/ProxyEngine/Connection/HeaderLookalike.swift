@@ -49,6 +49,9 @@ enum HeaderLookalike {
     /// Byte comparisons only, and no allocation or reference counting: runs for every field of every request.
     /// The skeleton's length, first and last bytes pick the candidates; most names match none and stop there.
     static func isLookalike(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // The names every request carries (Host, Content-Type, Content-Length) are sensitive names spelled right:
+        // a word comparison settles them before the skeleton is walked.
+        if KnownFieldName.of(bytes) != nil { return false }
         var count = 0
         var first: UInt8 = 0
         var last: UInt8 = 0
