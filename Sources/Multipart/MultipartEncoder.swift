@@ -11,13 +11,26 @@ public struct MultipartEncoder: Sendable {
     /// Parts whose head has been written.
     public private(set) var partsWritten = 0
     /// `CRLF--B CRLF`; the opening delimiter is the same without its first two bytes (one array per encoder).
-    private let nextDelimiter: [UInt8]
+    private var nextDelimiter: [UInt8]
     private var openingDelimiter: ArraySlice<UInt8> { nextDelimiter[2...] }
 
     /// - Parameter boundary: the boundary; a fresh random one by default.
     public init(boundary: Boundary = .random()) {
+        self.init(boundary: boundary, storage: [])
+    }
+
+    /// An encoder that writes its delimiter into `old`'s storage (no allocation for a boundary that fits); `old`
+    /// is left without one and must not be used again.
+    public init(boundary: Boundary, recycling old: inout MultipartEncoder) {
+        var storage: [UInt8] = []
+        swap(&storage, &old.nextDelimiter)
+        self.init(boundary: boundary, storage: storage)
+    }
+
+    private init(boundary: Boundary, storage: [UInt8]) {
         self.boundary = boundary
-        var next: [UInt8] = []
+        var next = storage
+        next.removeAll(keepingCapacity: true)
         next.reserveCapacity(boundary.bytes.count + 6)
         next.append(13)
         next.append(10)
@@ -171,22 +184,28 @@ public struct MultipartEncoder: Sendable {
     /// Whether a name or filename can be written inside a quoted-string: none of the unsafe sequences, no
     /// control character. Checked over the String's contiguous UTF-8, not its UTF-8 view byte by byte.
     private static func isEncodable(_ value: String) -> Bool {
-        var value = value
-        return value.withUTF8 { utf8 in
+        withUTF8(value) { utf8 in
             UnsafeName.isSafe(UnsafeRawBufferPointer(utf8)) && !utf8.contains(where: HeaderSyntax.isControl)
         }
     }
 
     /// Whether `value` holds a control character.
     private static func hasControl(_ value: String) -> Bool {
-        var value = value
-        return value.withUTF8 { $0.contains(where: HeaderSyntax.isControl) }
+        withUTF8(value) { $0.contains(where: HeaderSyntax.isControl) }
     }
 
     /// Appends a String's UTF-8 in one copy.
     private static func append(_ value: String, to out: inout [UInt8]) {
-        var value = value
-        value.withUTF8 { out.append(contentsOf: $0) }
+        withUTF8(value) { out.append(contentsOf: $0) }
+    }
+
+    /// A String's contiguous UTF-8, read where it lies (a native string's; `withUTF8` needs a mutable copy,
+    /// a reference count each way).
+    @inline(__always)
+    private static func withUTF8<Result>(_ value: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = value.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = value
+        return copy.withUTF8(body)
     }
 
     /// Appends a literal's bytes.

@@ -8,6 +8,8 @@ enum PartCharset {
     /// and unquoted; nil when there is none.
     /// - Parameter contentType: the part's Content-Type as the parser canonicalised it.
     static func charset(in contentType: String) -> String? {
+        // Most types carry no parameter (`image/png`): no copy of their bytes.
+        guard contentType.utf8.contains(UInt8(ascii: ";")) else { return nil }
         let bytes = Array(contentType.utf8)
         var index = 0
         while index < bytes.count, bytes[index] != UInt8(ascii: ";") { index += 1 }

@@ -42,13 +42,34 @@ package func makeBodyRewriter(
     parser: MultipartParser, route: RouteConfiguration, digests: Bool, boundary: Boundary = .fresh(),
     uuid: @escaping @Sendable () -> String = RandomUUID.make
 ) -> any BodyRewriter {
-    digests
-        ? DigestingPolicyRewriter(
+    var spare: PolicyRewriter?
+    return makeBodyRewriter(
+        parser: parser, route: route, digests: digests, boundary: boundary, uuid: uuid, recycling: &spare
+    ).rewriter
+}
+
+/// ``makeBodyRewriter(parser:route:digests:boundary:uuid:)``, renewing `spare` (taken) when it fits: no digests,
+/// and nothing else holds it.
+/// - Returns: the rewriter, and the same as a ``PolicyRewriter`` when it is one (it may be renewed later).
+func makeBodyRewriter(
+    parser: MultipartParser, route: RouteConfiguration, digests: Bool, boundary: Boundary,
+    uuid: @escaping @Sendable () -> String = RandomUUID.make, recycling spare: inout PolicyRewriter?
+) -> (rewriter: any BodyRewriter, renewable: PolicyRewriter?) {
+    if digests {
+        spare = nil
+        let rewriter = DigestingPolicyRewriter(
             pipeline: RewritePipeline(
                 parser: parser, route: route, auditDetail: true, auditRecords: true, boundary: boundary, uuid: uuid))
-        : PolicyRewriter(
-            pipeline: RewritePipeline(
-                parser: parser, route: route, auditDetail: false, auditRecords: false, boundary: boundary, uuid: uuid))
+        return (rewriter, nil)
+    }
+    if var rewriter = spare.take(), isKnownUniquelyReferenced(&rewriter) {
+        rewriter.renew(parser: parser, route: route, boundary: boundary, uuid: uuid)
+        return (rewriter, rewriter)
+    }
+    let rewriter = PolicyRewriter(
+        pipeline: RewritePipeline(
+            parser: parser, route: route, auditDetail: false, auditRecords: false, boundary: boundary, uuid: uuid))
+    return (rewriter, rewriter)
 }
 
 /// The parser, the policy stage and the recorder for one body, generic over the digest.
@@ -69,6 +90,18 @@ struct RewritePipeline<Digest: PartDigest> {
         filter = PolicyFilter(
             stage: PolicyStage(route: route, auditDetail: auditDetail, auditRecords: auditRecords, uuid: uuid),
             downstream: RewriteRecorder(boundary: boundary))
+    }
+
+    /// A pipeline for a new body, made as ``init(parser:route:auditDetail:auditRecords:boundary:uuid:)`` makes one
+    /// but writing into `old`'s output buffers; `old` must not be used again.
+    init(
+        parser: MultipartParser, route: RouteConfiguration, auditDetail: Bool, auditRecords: Bool, boundary: Boundary,
+        uuid: @escaping @Sendable () -> String, recycling old: inout RewritePipeline
+    ) {
+        self.parser = parser
+        filter = PolicyFilter(
+            stage: PolicyStage(route: route, auditDetail: auditDetail, auditRecords: auditRecords, uuid: uuid),
+            downstream: RewriteRecorder(boundary: boundary, recycling: &old.filter.downstream))
     }
 
     @inline(__always)
@@ -120,6 +153,19 @@ extension PipelineRewriter {
 final class PolicyRewriter: PipelineRewriter {
     var pipeline: RewritePipeline<NoPartDigest>
     init(pipeline: RewritePipeline<NoPartDigest>) { self.pipeline = pipeline }
+
+    /// Starts over on a new body: everything is made anew as ``makeBodyRewriter(parser:route:digests:boundary:uuid:)``
+    /// makes it, except the object and its output buffers (a keep-alive connection's next request allocates
+    /// neither).
+    func renew(parser: MultipartParser, route: RouteConfiguration, boundary: Boundary, uuid: @escaping @Sendable () -> String) {
+        pipeline = RewritePipeline(
+            parser: parser, route: route, auditDetail: false, auditRecords: false, boundary: boundary, uuid: uuid,
+            recycling: &pipeline)
+    }
+
+    /// Whether the rewriter may be kept for the connection's next body (``renew(parser:route:boundary:uuid:)``).
+    var isRecyclable: Bool { pipeline.filter.downstream.buffersAreSmall }
+
 }
 
 /// ``BodyRewriter`` for auditing routes: SHA-256 digests of the forwarded parts.

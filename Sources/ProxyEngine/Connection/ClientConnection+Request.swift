@@ -26,7 +26,7 @@ extension ClientConnection {
     }
 
     /// Validates a head, picks the route and the upstream, and starts forwarding.
-    private func start(_ head: RequestHead) {
+    private func start(_ head: consuming RequestHead) {
         adoptCurrentSettings()
         let checked: RequestAdmission.CheckedHead
         do {
@@ -59,6 +59,7 @@ extension ClientConnection {
             return
         }
         let body: Exchange.BodyMode
+        var renewable: PolicyRewriter?
         let wouldRefuse: Problem?
         do {
             let decision = try RequestAdmission.decideBody(head, framing: framing, route: route)
@@ -67,23 +68,28 @@ extension ClientConnection {
             case .passthrough(let chunked):
                 body = .passthrough(chunked: chunked)
             case .rewrite(let parser):
-                body = .rewrite(makeBodyRewriter(
-                    parser: parser, route: route, digests: route.audit, boundary: worker.freshBoundary()))
+                let made = makeBodyRewriter(
+                    parser: parser, route: route, digests: route.audit, boundary: worker.freshBoundary(),
+                    recycling: &spareRewriter)
+                body = .rewrite(made.rewriter)
+                renewable = made.renewable
             }
         } catch {
             countStrictRejection(error)
             answer(error)
             return
         }
+        // The head moves into the exchange (read from there on).
         let exchange = Exchange(head: head, framing: framing, route: route, body: body,
                                 requestID: worker.nextRequestID())
         self.exchange = exchange
         exchange.metrics = metrics
+        exchange.renewable = renewable
         if let wouldRefuse {
             worker.events.onWouldRefuse(
                 ReportOnlyRefusal(
                     status: wouldRefuse.status, flag: wouldRefuse.name, route: route.name,
-                    request: exchange.requestID, method: head.method, target: head.target.string))
+                    request: exchange.requestID, method: exchange.head.method, target: exchange.head.target.string))
         }
         exchange.spool = makeSpool(for: exchange)
         if !framing.keepAlive || worker.draining { closeAfterExchange = true }
@@ -112,14 +118,15 @@ extension ClientConnection {
         // A pooled connection is connected already: the body's writes get the response timeout now, as a new
         // connection's do once it connects (upstreamConnected).
         if upstream.connected { upstream.setTimeouts(read: nil, write: exchange.responseTimeout) }
-        upstream.write(upstreamHead(exchange))
+        writeUpstreamHead(exchange, to: upstream)
         phase = .body
         pumpBody()
     }
 
-    /// The request head as the upstream gets it (``UpstreamRequestHead``): a rewritten body goes chunked,
-    /// a spooled one (rewritten or relayed) with its exact Content-Length.
-    func upstreamHead(_ exchange: Exchange) -> [UInt8] {
+    /// Writes the request head as the upstream gets it (``UpstreamRequestHead``) to `upstream`: a rewritten body
+    /// goes chunked, a spooled one (rewritten or relayed) with its exact Content-Length. Made in the worker's
+    /// head buffer (no array per head).
+    func writeUpstreamHead(_ exchange: Exchange, to upstream: UpstreamConnection) {
         let body: UpstreamRequestHead.Body
         if let rewrite = exchange.rewrite {
             body = .rewritten(contentType: rewrite.contentType, length: exchange.spool?.length)
@@ -128,6 +135,9 @@ extension ClientConnection {
         } else {
             body = .relayed(chunked: exchange.chunkedPassthrough)
         }
-        return UpstreamRequestHead.make(exchange.head, client: peerHost, tls: isTLS, body: body)
+        worker.withHeadBuffer { buffer in
+            UpstreamRequestHead.write(exchange.head, client: peerHost, tls: isTLS, body: body, into: &buffer)
+            upstream.write(buffer)
+        }
     }
 }

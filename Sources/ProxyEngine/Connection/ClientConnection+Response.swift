@@ -163,15 +163,16 @@ extension ClientConnection: UpstreamDelegate {
         } else if !clientHTTP11 {
             adding.append(HTTPField(name: "Connection", value: "keep-alive"))
         }
-        var bytes: [UInt8] = []
         // The Connection options the framing parsed already (nginx sends `keep-alive` on every response).
         let options = framing.connectionOptions
         let removing = options.isEmpty || (options.count == 1 && options.first! == "keep-alive")
             || options.isSubset(of: RequestHead.standardHopByHopFieldNames)
             ? Self.hopByHopRemovals
             : Self.hopByHopRemovals.union(framing.connectionOptions.subtracting(RequestFraming.protectedFieldNames))
-        head.write(into: &bytes, version: .http1_1, removing: removing, adding: adding)
-        EvBuffer.add(output, bytes)
+        worker.withHeadBuffer { bytes in
+            head.write(into: &bytes, version: .http1_1, removing: removing, adding: adding)
+            EvBuffer.add(output, bytes)
+        }
         exchange.responseStarted = true
         exchange.responseDecoder = BodyDecoder(framing: framing.body)
         worker.access(exchange.head.method, exchange.head.target.string, head.status, exchange.route.name)
@@ -197,6 +198,10 @@ extension ClientConnection: UpstreamDelegate {
             }
         }
         served += 1
+        if let rewriter = exchange.renewable, rewriter.isRecyclable {
+            exchange.renewable = nil
+            spareRewriter = rewriter
+        }
         self.exchange = nil
         upstreamPaused = false
         if closeAfterExchange || worker.draining {

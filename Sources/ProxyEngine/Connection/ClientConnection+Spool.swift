@@ -42,7 +42,7 @@ extension ClientConnection {
         }
         exchange.upstreamStarted = MonotonicClock.now()
         exchange.forwardedBytes += spool.length
-        upstream.write(upstreamHead(exchange))
+        writeUpstreamHead(exchange, to: upstream)
         if upstream.connected {
             upstream.setTimeouts(read: nil, write: exchange.responseTimeout)
         }

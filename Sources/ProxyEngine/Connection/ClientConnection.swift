@@ -33,6 +33,9 @@ final class ClientConnection: LoopResource {
     var phase = Phase.head
     var heads: RequestHeadParser
     var exchange: Exchange?
+    /// The last completed exchange's rewriter, renewed for the next multipart body (its object and output
+    /// buffers are reused; everything else is made anew).
+    var spareRewriter: PolicyRewriter?
     /// Reading from the client is paused because the upstream's output is full.
     var clientPaused = false
     /// Reading from the upstream is paused because the client's output is full.

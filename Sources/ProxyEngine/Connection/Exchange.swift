@@ -50,6 +50,8 @@ final class Exchange {
     var earlyResponse = false
     /// The upstream connection may carry another request afterwards.
     var upstreamReusable = true
+    /// ``rewrite`` as a ``PolicyRewriter`` the connection may renew for its next body, when it is one.
+    var renewable: PolicyRewriter?
     /// The route's metric handles.
     var metrics: RouteMetrics?
     /// Body bytes handed to the upstream (re-encoded, framing excluded), for `partgate_body_bytes_out_total`.

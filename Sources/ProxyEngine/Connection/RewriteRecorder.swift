@@ -24,6 +24,22 @@ package struct RewriteRecorder: MultipartHandler {
         ops.reserveCapacity(16)
     }
 
+    /// A recorder for a new body that keeps `old`'s buffers (emptied) and nothing else of it; `old` must not be
+    /// used again.
+    init(boundary: Boundary, recycling old: inout RewriteRecorder) {
+        encoder = MultipartEncoder(boundary: boundary, recycling: &old.encoder)
+        swap(&ops, &old.ops)
+        swap(&scratch, &old.scratch)
+        ops.removeAll(keepingCapacity: true)
+        scratch.removeAll(keepingCapacity: true)
+        scratch.reserveCapacity(512)
+        ops.reserveCapacity(16)
+    }
+
+    /// Whether the buffers are small enough to keep on an idle connection for its next body (a large form's
+    /// grown buffers are dropped, so an idle connection holds at most a few KiB).
+    var buffersAreSmall: Bool { scratch.capacity <= 4096 && ops.capacity <= 64 }
+
     /// Starts recording for a chain; ops of the previous batch must have been applied.
     mutating func begin(chain: UnsafeRawBufferPointer?) {
         self.chain = chain

@@ -24,6 +24,13 @@ package enum UpstreamRequestHead {
     ///   - body: how the body is framed upstream.
     /// - Returns: the head in wire form, through its final CRLF.
     package static func make(_ head: RequestHead, client: String, tls: Bool, body: Body) -> [UInt8] {
+        var buffer: [UInt8] = []
+        write(head, client: client, tls: tls, body: body, into: &buffer)
+        return buffer
+    }
+
+    /// ``make(_:client:tls:body:)`` appending to `buffer` (a worker reuses one buffer for every head).
+    static func write(_ head: RequestHead, client: String, tls: Bool, body: Body, into buffer: inout [UInt8]) {
         var removing: FieldNameSet
         switch body {
         case .rewritten: removing = rewriteRemovals
@@ -33,7 +40,6 @@ package enum UpstreamRequestHead {
         if head.contains("connection") { removing.formUnion(head.hopByHopFieldNames) }
         // The added lines are written as bytes: every value is a received (validated) field value, the
         // client's address, partgate's own Content-Type or a number.
-        var buffer: [UInt8] = []
         head.write(
             into: &buffer, target: head.target.originForm, version: .http1_1, removing: removing,
             addedBytes: 160 + client.utf8.count
@@ -67,7 +73,6 @@ package enum UpstreamRequestHead {
                 appendLine(into: &buffer, prefix: "Content-Length: ", value: String(length))
             }
         }
-        return buffer
     }
 
     /// Appends `name: v1, v2, ..., last CRLF` (`prefix` is `name: `): the received values of a list field and

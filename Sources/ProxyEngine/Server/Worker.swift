@@ -16,6 +16,8 @@ final class Worker: @unchecked Sendable {
     private(set) var routeUpstreams: [UpstreamSettings?]
     let events: EngineEvents
     let pool = UpstreamPool()
+    /// Where request and response heads are written before they are copied to an output buffer.
+    private var headBuffer: [UInt8] = []
     /// Metric handles resolved from `settings` (per route and upstream); rebuilt with it on reload (the
     /// registry is process-wide, so counts carry on).
     var metrics: EngineMetrics
@@ -72,6 +74,17 @@ final class Worker: @unchecked Sendable {
             connection.generation == self.settings.generation
                 || self.settings.upstreams[connection.settings.name]?.keepsConnections(of: connection.settings) ?? false
         }
+    }
+
+    /// Runs `body` with the worker's head buffer, empty; one buffer serves every head the worker writes (the loop
+    /// runs one callback at a time). A buffer grown past 64 KiB by a large head is dropped afterwards.
+    func withHeadBuffer(_ body: (inout [UInt8]) -> Void) {
+        var buffer: [UInt8] = []
+        swap(&buffer, &headBuffer)
+        buffer.removeAll(keepingCapacity: true)
+        if buffer.capacity == 0 { buffer.reserveCapacity(1024) }
+        body(&buffer)
+        if buffer.capacity <= 64 * 1024 { swap(&buffer, &headBuffer) }
     }
 
     private static func upstreams(ofRoutesIn settings: EngineSettings) -> [UpstreamSettings?] {
