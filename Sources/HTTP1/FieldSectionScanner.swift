@@ -75,6 +75,10 @@ struct FieldSectionScanner: Sendable {
             let position = index + delta
             switch state {
             case .lineStart:
+                if let next = wholeLine(bytes, at: index, end: end, delta: delta) {
+                    index = next
+                    continue
+                }
                 if let error = lineStartByte(byte, at: position) {
                     return .error(error)
                 }
@@ -192,6 +196,70 @@ struct FieldSectionScanner: Sendable {
             index += 1
         }
         return .needMore
+    }
+
+    /// A whole ordinary field line lying in the buffer from `start`, checked and recorded in one pass: the index
+    /// just past its LF. nil when the line is not complete here or is anything but ordinary (an error, the
+    /// section's end, a Content-Length line the watch must see, a limit reached): the byte machine then takes the
+    /// line from its first byte, as if this had not run (nothing is changed before the line is known good).
+    @inline(__always)
+    private mutating func wholeLine(_ bytes: UnsafeRawBufferPointer, at start: Int, end: Int, delta: Int) -> Int? {
+        guard fieldCount < maxFieldCount else { return nil }
+        let limit = min(end, start + maxFieldLineBytes)  // the line's CR must come before this
+        var index = start
+        while index < limit, ByteClass.isTChar(bytes[index]) { index += 1 }
+        let nameLength = index - start
+        guard nameLength > 0, index < limit, bytes[index] == ByteClass.colon else { return nil }
+        // The watch needs to see Content-Length lines byte by byte (a duplicate fails at its colon).
+        if contentLength != nil, nameLength == 14, Self.isContentLength(bytes, at: start) { return nil }
+        let nameEnd = index
+        index += 1
+        while index < limit, ByteClass.isWhitespace(bytes[index]) { index += 1 }
+        let valueStart = index
+        var valueEnd = index  // just past the last byte that is not whitespace
+        while limit - index >= 8 {
+            let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            guard !Self.hasControlOrDelete(word) else { break }
+            var top = 7
+            while top >= 0, bytes[index + top] == ByteClass.sp { top -= 1 }
+            if top >= 0 { valueEnd = index + top + 1 }
+            index += 8
+        }
+        while index < limit {
+            let byte = bytes[index]
+            if ByteClass.isFieldVChar(byte) {
+                valueEnd = index + 1
+            } else if !ByteClass.isWhitespace(byte) {
+                break
+            }
+            index += 1
+        }
+        // CR LF, both in the buffer, the CR within the line limit.
+        guard index < limit, index + 1 < end, bytes[index] == ByteClass.cr, bytes[index + 1] == ByteClass.lf else {
+            return nil
+        }
+        fieldCount += 1
+        if recording {
+            if entries.isEmpty { entries.reserveCapacity(16) }
+            entries.append(
+                HTTPFields.Entry(
+                    nameStart: start + delta, nameEnd: nameEnd + delta, valueStart: valueStart + delta,
+                    valueEnd: valueEnd + delta))
+        }
+        onFirstLine = false
+        return index + 2
+    }
+
+    /// Whether the 14 bytes at `start` spell `content-length` (any case; they are tchars).
+    @inline(__always)
+    private static func isContentLength(_ bytes: UnsafeRawBufferPointer, at start: Int) -> Bool {
+        let name: StaticString = "content-length"
+        let wanted = UnsafeRawPointer(name.utf8Start)
+        let fold: UInt64 = 0x2020_2020_2020_2020
+        return bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self) | fold
+            == wanted.loadUnaligned(as: UInt64.self)
+            && bytes.loadUnaligned(fromByteOffset: start + 6, as: UInt64.self) | fold
+                == wanted.loadUnaligned(fromByteOffset: 6, as: UInt64.self)
     }
 
     /// Handles the first byte of a line: the end of the section, or the first byte of a name.

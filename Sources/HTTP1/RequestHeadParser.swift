@@ -95,6 +95,13 @@ public struct RequestHeadParser: Sendable {
         // The request line is moved into storage in up to three pieces: one allocation for them all.
         if storage.capacity == 0 { storage.reserveCapacity(min(end, 1024)) }
         var index = 0
+        if state == .leadingLine, base == 0, let lineEnd = wholeRequestLine(span, end: end) {
+            if let error = requestLineComplete() {
+                return fail(error)
+            }
+            index = lineEnd
+            runStart = lineEnd
+        }
         while index < end, state != .fields {
             if let error = startLineByte(span, at: index, offset: base + index, runStart: &runStart) {
                 return fail(error)
@@ -208,6 +215,47 @@ public struct RequestHeadParser: Sendable {
         }
         return nil
     }
+
+    /// A whole ordinary request line at the start of a head's first span (`token SP target SP HTTP/1.x CRLF`,
+    /// within the line limit, an accepted method): moved into storage, its parts noted as the byte machine notes
+    /// them, and the index just past its LF returned; ``requestLineComplete()`` is next. nil for anything else,
+    /// with nothing changed: the byte machine then reads the line and finds what is wrong with it.
+    @inline(__always)
+    private mutating func wholeRequestLine(_ span: UnsafeRawBufferPointer, end: Int) -> Int? {
+        let limit = min(end, limits.maxStartLineBytes)  // the CR must come before this
+        var index = 0
+        while index < limit, ByteClass.isTChar(span[index]) { index += 1 }
+        let methodEnd = index
+        guard methodEnd > 0, index < limit, span[index] == ByteClass.sp else { return nil }
+        index += 1
+        while index < limit, span[index] > 0x20 && span[index] < 0x7F { index += 1 }
+        let targetEnd = index
+        guard targetEnd > methodEnd + 1, index < limit, span[index] == ByteClass.sp else { return nil }
+        // `HTTP/1.x` CR before the limit, LF in the span.
+        let versionStart = index + 1
+        guard versionStart + 8 < limit, versionStart + 9 < end,
+            UInt64(littleEndian: span.loadUnaligned(fromByteOffset: versionStart, as: UInt64.self))
+                & 0x00FF_FFFF_FFFF_FFFF == Self.http1Prefix,
+            span[versionStart + 8] == ByteClass.cr, span[versionStart + 9] == ByteClass.lf
+        else { return nil }
+        let minor = span[versionStart + 7] &- 0x30
+        guard minor <= 1 else { return nil }
+        let method = String(decoding: UnsafeRawBufferPointer(rebasing: span[0..<methodEnd]), as: UTF8.self)
+        guard methods.accepts(method) else { return nil }
+        let lineEnd = versionStart + 10
+        storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: span[0..<lineEnd]))
+        self.method = method
+        lineStart = 0
+        self.methodEnd = methodEnd
+        self.targetEnd = targetEnd
+        major = 1
+        self.minor = minor
+        return lineEnd
+    }
+
+    /// `HTTP/1.` as the low seven bytes of a little-endian word (the eighth, the minor digit, is masked off):
+    /// `.` `1` `/` `P` `T` `T` `H` from the top.
+    static let http1Prefix: UInt64 = 0x002E_312F_5054_5448
 
     /// The error for an unexpected byte inside the method or target.
     private func lineError(_ byte: UInt8, otherwise code: HTTP1Error.Code) -> HTTP1Error.Code {
