@@ -4,8 +4,9 @@ public struct ResponseHead: Hashable, Sendable {
     public var version: HTTPVersion
     /// The status code, 100...599.
     public var status: Int
-    /// The reason phrase bytes (may be empty; may hold obs-text).
-    public var reasonBytes: [UInt8]
+    /// The reason phrase bytes (may be empty; may hold obs-text). A parsed head's are a slice of the bytes its
+    /// fields are stored in (no array of their own).
+    public var reasonBytes: ArraySlice<UInt8>
     /// The field lines in the order received.
     public var fields: HTTPFields
 
@@ -19,7 +20,7 @@ public struct ResponseHead: Hashable, Sendable {
         precondition((100...599).contains(status), "status must be 100...599")
         self.version = version
         self.status = status
-        self.reasonBytes = Array(reason.utf8)
+        self.reasonBytes = ArraySlice(reason.utf8)
         self.fields = fields
     }
 

@@ -74,6 +74,9 @@ public struct ResponseHeadParser: Sendable {
         let base = position
         let end = min(span.count, limits.maxHeadBytes - base)
         var index = 0
+        if state == .leadingLine, base == 0, let lineEnd = wholeStatusLine(span, end: end) {
+            index = lineEnd
+        }
         while index < end, state != .fields {
             if let error = statusLineByte(span[index], offset: base + index) {
                 return fail(error)
@@ -91,7 +94,7 @@ public struct ResponseHeadParser: Sendable {
                     status: status,
                     fields: HTTPFields(storage: storage, entries: scanner.takeEntries())
                 )
-                head.reasonBytes = Array(storage[reasonStart..<reasonEnd])
+                head.reasonBytes = storage[reasonStart..<reasonEnd]
                 reset()
                 return .complete(head, consumed: headEnd)
             case .error(let error):
@@ -176,6 +179,45 @@ public struct ResponseHeadParser: Sendable {
             preconditionFailure("status-line byte in state \(state)")
         }
         return nil
+    }
+
+    /// A whole ordinary status line at the start of a head's first span (`HTTP/1.x SP 3DIGIT [SP reason] CRLF`
+    /// within the line limit, a status from 100 to 599): its parts noted as the byte machine notes them, and the
+    /// index just past its LF returned. nil for anything else, with nothing changed: the byte machine then reads
+    /// the line and finds what is wrong with it.
+    @inline(__always)
+    private mutating func wholeStatusLine(_ span: UnsafeRawBufferPointer, end: Int) -> Int? {
+        let limit = min(end, limits.maxStartLineBytes)  // the CR must come before this
+        guard limit > 13,
+            UInt64(littleEndian: span.loadUnaligned(as: UInt64.self)) & 0x00FF_FFFF_FFFF_FFFF
+                == RequestHeadParser.http1Prefix,
+            span[8] == ByteClass.sp
+        else { return nil }
+        let minor = span[7] &- 0x30
+        let hundreds = span[9] &- 0x30
+        let tens = span[10] &- 0x30
+        let ones = span[11] &- 0x30
+        guard minor <= 1, (1...5).contains(hundreds), tens <= 9, ones <= 9 else { return nil }
+        var index = 12
+        var reasonStart = 12
+        if span[index] == ByteClass.sp {
+            index += 1
+            reasonStart = index
+            while index < limit, ByteClass.isFieldVChar(span[index]) || ByteClass.isWhitespace(span[index]) {
+                index += 1
+            }
+        }
+        guard index < limit, index + 1 < end, span[index] == ByteClass.cr, span[index + 1] == ByteClass.lf else {
+            return nil
+        }
+        major = 1
+        self.minor = minor
+        status = Int(hundreds) * 100 + Int(tens) * 10 + Int(ones)
+        lineStart = 0
+        self.reasonStart = reasonStart
+        reasonEnd = index
+        state = .fields
+        return index + 2
     }
 
     /// Checks one byte of `HTTP/` DIGIT `.` DIGIT SP.

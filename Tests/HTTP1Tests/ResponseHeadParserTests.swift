@@ -43,7 +43,7 @@ import Testing
 
     @Test func keepsObsTextInTheReasonPhrase() {
         let bytes = Array("HTTP/1.1 500 Ori".utf8) + [0xC3, 0xAB] + Array("nt\r\n\r\n".utf8)
-        #expect(parse(bytes).head?.reasonBytes == Array("Ori".utf8) + [0xC3, 0xAB] + Array("nt".utf8))
+        #expect(parse(bytes).head.map { Array($0.reasonBytes) } == Array("Ori".utf8) + [0xC3, 0xAB] + Array("nt".utf8))
     }
 
     @Test(arguments: [
