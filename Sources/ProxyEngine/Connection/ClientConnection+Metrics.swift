@@ -23,7 +23,7 @@ extension ClientConnection {
         let route = requestRoute ?? worker.metrics.unrouted
         requestRoute = nil
         route.countRequest(status: status)
-        route.duration.recordNanoseconds(MonotonicClock.elapsed(since: requestStart))
+        route.duration.record(Double(MonotonicClock.elapsed(since: requestStart)) / 1_000_000_000)
     }
 
     /// Counts the exchange's body bytes and the strict flags its body normalised (once).

@@ -131,7 +131,7 @@ extension ClientConnection: UpstreamDelegate {
         exchange.responseStatus = head.status
         if exchange.upstreamStarted != 0 {
             let latency = MonotonicClock.elapsed(since: exchange.upstreamStarted)
-            exchange.metrics?.upstream?.latency.recordNanoseconds(latency)
+            exchange.metrics?.upstream?.latency.record(Double(latency) / 1_000_000_000)
         }
         // Queued is not sent: a body still in the upstream's output (a spool's sendfile segment is queued
         // whole) was not fully sent when the answer came.

@@ -13,7 +13,10 @@ final class RouteMetrics {
     let name: String
     /// The route's upstream (nil for the requests no route took).
     let upstream: UpstreamMetrics?
-    let duration: Timer
+    /// Seconds, as a Double, recorded straight into the factory's handler: a histogram of Doubles compares its
+    /// bounds inline, where one of Durations made 14 128-bit comparisons per value, and `Recorder.record` is
+    /// generic (unspecialised across the module boundary).
+    let duration: any RecorderHandler
     let bytesIn: Counter
     let bytesOut: Counter
     /// Requests by status, indexed by status (100...599), made on first use.
@@ -26,7 +29,7 @@ final class RouteMetrics {
         self.name = name
         self.upstream = upstream
         let labels = [("route", name)]
-        duration = Timer(label: MetricName.requestDuration, dimensions: labels)
+        duration = MetricsSystem.factory.makeRecorder(label: MetricName.requestDuration, dimensions: labels, aggregate: true)
         bytesIn = Counter(label: MetricName.bodyBytesIn, dimensions: labels)
         bytesOut = Counter(label: MetricName.bodyBytesOut, dimensions: labels)
     }

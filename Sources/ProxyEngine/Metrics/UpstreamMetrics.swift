@@ -11,7 +11,8 @@ package final class UpstreamMetrics: Sendable {
     /// Connections that failed with an OpenSSL error (handshake, verification, a TLS alert later).
     let tlsFailures: Counter
     /// From handing a request to a connection (head written to it) to the response head.
-    let latency: Timer
+    /// Seconds, recorded straight into the factory's handler (``RouteMetrics/duration``).
+    let latency: any RecorderHandler
     /// Idle keep-alive connections in the workers' pools.
     let idleConnections: Meter
 
@@ -21,7 +22,7 @@ package final class UpstreamMetrics: Sendable {
         let labels = [("upstream", name)]
         connectFailures = Counter(label: MetricName.upstreamConnectFailures, dimensions: labels)
         tlsFailures = Counter(label: MetricName.upstreamTLSFailures, dimensions: labels)
-        latency = Timer(label: MetricName.upstreamLatency, dimensions: labels)
+        latency = MetricsSystem.factory.makeRecorder(label: MetricName.upstreamLatency, dimensions: labels, aggregate: true)
         idleConnections = Meter(label: MetricName.upstreamIdleConnections, dimensions: labels)
     }
 }

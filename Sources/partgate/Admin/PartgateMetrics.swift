@@ -1,6 +1,7 @@
 import Foundation
 import Metrics
 import Prometheus
+import ProxyEngine
 
 /// The process-wide metrics registry: swift-metrics bootstrapped once with a Prometheus factory, so that the
 /// engine's `CoreMetrics` handles (made per configuration snapshot, never per request) land in one registry
@@ -27,6 +28,13 @@ enum PartgateMetrics {
         bootstrapped = true
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = durationBuckets
+        // The engine records its durations as seconds in Double histograms (cheaper per value than Durations).
+        let seconds = durationBuckets.map { duration in
+            let (whole, attoseconds) = duration.components
+            return Double(whole) + Double(attoseconds) / 1e18
+        }
+        factory.valueHistogramBuckets[MetricName.requestDuration] = seconds
+        factory.valueHistogramBuckets[MetricName.upstreamLatency] = seconds
         MetricsSystem.bootstrap(factory)
     }
 

@@ -140,6 +140,11 @@ struct ServeMetricsTests {
         for (route, answered) in [("uploads", 3.0), ("images", 1), ("strict", 1), ("dead", 1), ("-", 0)] {
             #expect(count("partgate_request_duration_seconds_count", ["route": route]) == answered, "\(route)")
             #expect(count("partgate_request_duration_seconds_bucket", ["route": route, "le": "+Inf"]) == answered)
+            // The configured buckets, in seconds: 1 ms to 60 s.
+            #expect(count("partgate_request_duration_seconds_bucket", ["route": route, "le": "0.001"]) != nil)
+            #expect(count("partgate_request_duration_seconds_bucket", ["route": route, "le": "60.0"]) == answered)
+            let sum = count("partgate_request_duration_seconds_sum", ["route": route]) ?? -1
+            #expect(sum >= 0 && sum < 60 * answered + 1, "\(route) \(sum)")
         }
 
         // Parts by decision and rule.
@@ -170,6 +175,8 @@ struct ServeMetricsTests {
         #expect(count("partgate_upstream_connect_failures_total", ["upstream": "echo"]) == 0)
         #expect(count("partgate_upstream_tls_failures_total", ["upstream": "echo"]) == 0)
         #expect(count("partgate_upstream_latency_seconds_count", ["upstream": "echo"]) == 3)
+        #expect(count("partgate_upstream_latency_seconds_bucket", ["upstream": "echo", "le": "0.001"]) != nil)
+        #expect(count("partgate_upstream_latency_seconds_bucket", ["upstream": "echo", "le": "60.0"]) == 3)
         #expect(count("partgate_upstream_latency_seconds_count", ["upstream": "dead"]) == 0)
         #expect(count("partgate_upstream_idle_connections", ["upstream": "echo"]) == 1)
         #expect(uploads.map(\.connectionRequest) == [1, 2, 3])
