@@ -60,8 +60,10 @@ import Sniff
 /// they jump to at once.
 public struct PolicyStage<Digest: PartDigest> {
     private var enforcer: PartPolicyMachine<Digest>
-    /// Under report-only: the real policy, whose outputs are discarded.
-    private var shadow: PartPolicyMachine<NoPartDigest>?
+    /// Under report-only: the real policy, whose outputs are discarded. Boxed: most routes have none, and an
+    /// inline optional machine made every stage twice as large (copied while a stage is built and moved into
+    /// place, per request).
+    private var shadow: ShadowMachine?
     private var wouldBe: [Int: PartAuditRecord] = [:]
     private var completed: [PartAuditRecord] = []
     /// True once ``end()`` was called.
@@ -89,7 +91,7 @@ public struct PolicyStage<Digest: PartDigest> {
             baseline.sniffsForAudit = auditDetail
             enforcer = PartPolicyMachine(settings: baseline, uuid: uuid)
             settings.sniffsForAudit = false  // only the shadow's decision and rule reach the records
-            shadow = PartPolicyMachine(settings: settings, uuid: uuid)
+            shadow = ShadowMachine(PartPolicyMachine(settings: settings, uuid: uuid))
         } else {
             enforcer = PartPolicyMachine(settings: settings, uuid: uuid)
             shadow = nil
@@ -130,7 +132,7 @@ public struct PolicyStage<Digest: PartDigest> {
     @_specialize(where Digest == NoPartDigest)
     public mutating func partHead(_ head: consuming PartHead) -> PolicyHeadAction {
         guard rejection == nil else { return .none }
-        if shadow != nil { _ = shadow!.partHead(copy head) }
+        if shadow != nil { _ = shadow!.machine.partHead(copy head) }
         defer { collectRecords() }
         return enforcer.partHead(consume head)
     }
@@ -141,7 +143,7 @@ public struct PolicyStage<Digest: PartDigest> {
         _ head: consuming PartHead, writingTo downstream: inout Downstream
     ) {
         guard rejection == nil else { return }
-        if shadow != nil { _ = shadow!.partHead(copy head) }
+        if shadow != nil { _ = shadow!.machine.partHead(copy head) }
         defer { collectRecords() }
         if case .write = enforcer.headStep(consume head) {
             downstream.forwardHead(enforcer.output!)
@@ -154,7 +156,7 @@ public struct PolicyStage<Digest: PartDigest> {
     @_specialize(where Digest == NoPartDigest)
     public mutating func partBody(_ bytes: UnsafeRawBufferPointer) -> PolicyBodyAction {
         guard rejection == nil else { return .none }
-        if shadow != nil { _ = shadow!.partBody(bytes) }
+        if shadow != nil { _ = shadow!.machine.partBody(bytes) }
         defer { collectRecords() }
         return enforcer.partBody(bytes)
     }
@@ -164,7 +166,7 @@ public struct PolicyStage<Digest: PartDigest> {
     @_specialize(where Digest == NoPartDigest)
     public mutating func partEnd() -> PolicyEndAction {
         guard rejection == nil else { return .none }
-        if shadow != nil { _ = shadow!.partEnd() }
+        if shadow != nil { _ = shadow!.machine.partEnd() }
         defer { collectRecords() }
         return enforcer.partEnd()
     }
@@ -178,8 +180,8 @@ public struct PolicyStage<Digest: PartDigest> {
     /// Enforcing, records stay in the machine until taken.
     private mutating func collectRecords() {
         guard shadow != nil else { return }
-        if shadow!.hasRecords {
-            for record in shadow!.takeRecords() { wouldBe[record.index] = record }
+        if shadow!.machine.hasRecords {
+            for record in shadow!.machine.takeRecords() { wouldBe[record.index] = record }
         }
         guard enforcer.hasRecords else { return }
         for var record in enforcer.takeRecords() {
@@ -193,4 +195,10 @@ public struct PolicyStage<Digest: PartDigest> {
             completed.append(record)
         }
     }
+}
+
+/// A report-only stage's shadow machine, behind a reference. Only its stage reaches it.
+final class ShadowMachine {
+    var machine: PartPolicyMachine<NoPartDigest>
+    init(_ machine: PartPolicyMachine<NoPartDigest>) { self.machine = machine }
 }
