@@ -54,7 +54,7 @@ extension ClientConnection {
             answer(error)
             return
         }
-        guard let upstreamSettings = worker.routeUpstreams[routeIndex] else {
+        guard let routeUpstream = worker.routeUpstreams[routeIndex] else {
             answer(Problem(502, "no_upstream"))
             return
         }
@@ -101,9 +101,9 @@ extension ClientConnection {
             pumpBody()
             return
         }
-        guard let upstream = worker.pool.take(upstreamSettings.name)
+        guard let upstream = worker.pool.take(routeUpstream.settings.name)
             ?? UpstreamConnection(
-                loop: worker.loop, settings: upstreamSettings, generation: settings.generation,
+                loop: worker.loop, settings: routeUpstream.settings, generation: settings.generation,
                 buffers: settings.buffers, metrics: metrics.upstream)
         else {
             answer(Problem(502, "upstream_unavailable"))
@@ -113,7 +113,7 @@ extension ClientConnection {
         upstream.requests += 1
         upstream.limitWriteRate(route.maxUpstreamRate)
         exchange.upstream = upstream
-        exchange.responseTimeout = upstreamSettings.response
+        exchange.responseTimeout = routeUpstream.settings.response
         exchange.upstreamStarted = MonotonicClock.now()
         // A pooled connection is connected already: the body's writes get the response timeout now, as a new
         // connection's do once it connects (upstreamConnected).

@@ -59,7 +59,7 @@ final class Exchange {
     /// When the request went to an upstream connection (monotonic ns), for the upstream latency.
     var upstreamStarted: UInt64 = 0
     /// The upstream's `response_timeout`, from the settings the request started under (set with ``upstream``).
-    var responseTimeout = LoopTimeout(.seconds(60))
+    var responseTimeout = LoopTimeout.sixtySeconds
     /// The exchange's bytes and normalised flags were counted (once, whichever way it ends).
     var metricsRecorded = false
 

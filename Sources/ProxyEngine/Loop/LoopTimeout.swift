@@ -11,6 +11,9 @@ struct LoopTimeout: Sendable {
     let duration: Duration
     let time: timeval
 
+    /// The default response timeout, converted once.
+    static let sixtySeconds = LoopTimeout(.seconds(60))
+
     init(_ duration: Duration) {
         self.duration = duration
         time = timeval(duration)

@@ -11,9 +11,9 @@ final class Worker: @unchecked Sendable {
     var settings: EngineSettings {
         didSet { routeUpstreams = Self.upstreams(ofRoutesIn: settings) }
     }
-    /// The upstream of each route of `settings`, by route index (nil: the route names none): one array read per
-    /// request instead of hashing the upstream's name.
-    private(set) var routeUpstreams: [UpstreamSettings?]
+    /// The upstream of each route of `settings`, by route index (nil: the route names none): one array read and
+    /// one reference count per request, instead of hashing the upstream's name and copying its settings.
+    private(set) var routeUpstreams: [RouteUpstream?]
     let events: EngineEvents
     let pool = UpstreamPool()
     /// Where request and response heads are written before they are copied to an output buffer.
@@ -87,8 +87,8 @@ final class Worker: @unchecked Sendable {
         if buffer.capacity <= 64 * 1024 { swap(&buffer, &headBuffer) }
     }
 
-    private static func upstreams(ofRoutesIn settings: EngineSettings) -> [UpstreamSettings?] {
-        settings.routes.map { settings.upstreams[$0.upstream] }
+    private static func upstreams(ofRoutesIn settings: EngineSettings) -> [RouteUpstream?] {
+        settings.routes.map { route in settings.upstreams[route.upstream].map(RouteUpstream.init) }
     }
 
     /// Binds a listener on this worker's loop; returns the bound address.
@@ -168,4 +168,10 @@ final class Worker: @unchecked Sendable {
         listeners.removeAll()
         clients.removeAll()
     }
+}
+
+/// A route's upstream settings behind one reference (``Worker/routeUpstreams``).
+final class RouteUpstream {
+    let settings: UpstreamSettings
+    init(_ settings: UpstreamSettings) { self.settings = settings }
 }
