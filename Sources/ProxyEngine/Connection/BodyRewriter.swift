@@ -39,7 +39,7 @@ package protocol BodyRewriter: AnyObject {
 ///   - boundary: the new boundary (default: fresh from the CSPRNG; `partgate rewrite --boundary` fixes it).
 ///   - uuid: makes `{uuid}` values (default: random version-4 UUIDs).
 package func makeBodyRewriter(
-    parser: MultipartParser, route: RouteConfiguration, digests: Bool, boundary: Boundary = .fresh(),
+    parser: consuming MultipartParser, route: RouteConfiguration, digests: Bool, boundary: Boundary = .fresh(),
     uuid: @escaping @Sendable () -> String = RandomUUID.make
 ) -> any BodyRewriter {
     var spare: PolicyRewriter?
@@ -52,7 +52,7 @@ package func makeBodyRewriter(
 /// and nothing else holds it.
 /// - Returns: the rewriter, and the same as a ``PolicyRewriter`` when it is one (it may be renewed later).
 func makeBodyRewriter(
-    parser: MultipartParser, route: RouteConfiguration, digests: Bool, boundary: Boundary,
+    parser: consuming MultipartParser, route: RouteConfiguration, digests: Bool, boundary: Boundary,
     uuid: @escaping @Sendable () -> String = RandomUUID.make, recycling spare: inout PolicyRewriter?
 ) -> (rewriter: any BodyRewriter, renewable: PolicyRewriter?) {
     if digests {
@@ -83,7 +83,7 @@ struct RewritePipeline<Digest: PartDigest> {
     var filter: PolicyFilter<Digest, RewriteRecorder>
 
     init(
-        parser: MultipartParser, route: RouteConfiguration, auditDetail: Bool, auditRecords: Bool, boundary: Boundary,
+        parser: consuming MultipartParser, route: RouteConfiguration, auditDetail: Bool, auditRecords: Bool, boundary: Boundary,
         uuid: @escaping @Sendable () -> String
     ) {
         self.parser = parser
@@ -95,7 +95,7 @@ struct RewritePipeline<Digest: PartDigest> {
     /// A pipeline for a new body, made as ``init(parser:route:auditDetail:auditRecords:boundary:uuid:)`` makes one
     /// but writing into `old`'s output buffers; `old` must not be used again.
     init(
-        parser: MultipartParser, route: RouteConfiguration, auditDetail: Bool, auditRecords: Bool, boundary: Boundary,
+        parser: consuming MultipartParser, route: RouteConfiguration, auditDetail: Bool, auditRecords: Bool, boundary: Boundary,
         uuid: @escaping @Sendable () -> String, recycling old: inout RewritePipeline
     ) {
         self.parser = parser
@@ -157,7 +157,7 @@ final class PolicyRewriter: PipelineRewriter {
     /// Starts over on a new body: everything is made anew as ``makeBodyRewriter(parser:route:digests:boundary:uuid:)``
     /// makes it, except the object and its output buffers (a keep-alive connection's next request allocates
     /// neither).
-    func renew(parser: MultipartParser, route: RouteConfiguration, boundary: Boundary, uuid: @escaping @Sendable () -> String) {
+    func renew(parser: consuming MultipartParser, route: RouteConfiguration, boundary: Boundary, uuid: @escaping @Sendable () -> String) {
         pipeline = RewritePipeline(
             parser: parser, route: route, auditDetail: false, auditRecords: false, boundary: boundary, uuid: uuid,
             recycling: &pipeline)
