@@ -33,8 +33,24 @@ public struct RouteMatch: Sendable, Hashable {
         return Self.path(path, hasPrefix: pathPrefix)
     }
 
+    private static func bytes(_ path: UnsafeBufferPointer<UInt8>, haveSegmentPrefix prefix: UnsafeBufferPointer<UInt8>)
+        -> Bool
+    {
+        guard path.count >= prefix.count else { return false }
+        for index in 0..<prefix.count where path[index] != prefix[index] { return false }
+        if prefix.last == UInt8(ascii: "/") || path.count == prefix.count { return true }
+        let next = path[prefix.count]
+        return next == UInt8(ascii: "/") || next == UInt8(ascii: "?")
+    }
+
     /// Whether `path` starts with `prefix` on a segment boundary.
     static func path(_ path: String, hasPrefix prefix: String) -> Bool {
+        // Over contiguous bytes (a walk of two UTF-8 views cost ~270 instructions per request for `/`).
+        if let result = path.utf8.withContiguousStorageIfAvailable({ path in
+            prefix.utf8.withContiguousStorageIfAvailable { prefix in bytes(path, haveSegmentPrefix: prefix) }
+        }), let result {
+            return result
+        }
         guard path.utf8.starts(with: prefix.utf8) else { return false }
         if prefix.utf8.last == UInt8(ascii: "/") { return true }
         let rest = path.utf8.dropFirst(prefix.utf8.count)

@@ -9,7 +9,7 @@ enum PartCharset {
     /// - Parameter contentType: the part's Content-Type as the parser canonicalised it.
     static func charset(in contentType: String) -> String? {
         // Most types carry no parameter (`image/png`): no copy of their bytes.
-        guard contentType.utf8.contains(UInt8(ascii: ";")) else { return nil }
+        guard contentType.firstUTF8Offset(of: UInt8(ascii: ";")) != nil else { return nil }
         let bytes = Array(contentType.utf8)
         var index = 0
         while index < bytes.count, bytes[index] != UInt8(ascii: ";") { index += 1 }

@@ -162,7 +162,7 @@ package enum RequestAdmission {
             let end = utf8.firstIndex(of: UInt8(ascii: "]")) ?? utf8.endIndex
             return String(authority[utf8.index(after: utf8.startIndex)..<end])
         }
-        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return authority }
-        return String(authority[..<colon])
+        guard let colon = authority.firstUTF8Offset(of: UInt8(ascii: ":")) else { return authority }
+        return String(authority[..<authority.utf8Index(at: colon)])
     }
 }
