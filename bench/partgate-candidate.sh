@@ -5,13 +5,18 @@
 # One worker, multipart re-encoding on (the default route rewrites every multipart/form-data body).
 # scripts/order-file.sh profiles the same configuration with two optional additions: TLS_LISTEN_PORT adds a TLS
 # listener (certificate and key from TLS_CERTIFICATE and TLS_KEY), and PARTGATE_WRAPPER is a command run in
-# front of the binary (callgrind).
+# front of the binary (callgrind). PARTGATE_MULTIPART=passthrough relays multipart bodies unchanged instead of
+# re-encoding them (the cost of the re-encoding alone: bench/README.md).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 binary=${1:-$here/../.build/release/partgate}
 : "${LISTEN_PORT:?}" "${UPSTREAM_URL:?}" "${UPSTREAM_HOST:?}" "${UPSTREAM_CA:?}"
-config=$(mktemp --tmpdir partgate-bench.XXXXXX.yaml)
+# One file per listening port, rewritten at each start (exec leaves no shell behind to delete a temporary one).
+config=${TMPDIR:-/tmp}/partgate-bench.$LISTEN_PORT.yaml
 tls_listener=
+multipart=
+[ -n "${PARTGATE_MULTIPART:-}" ] && multipart="
+    multipart: $PARTGATE_MULTIPART"
 if [ -n "${TLS_LISTEN_PORT:-}" ]; then
     tls_listener="  - address: 127.0.0.1:$TLS_LISTEN_PORT
     tls: { certificate: ${TLS_CERTIFICATE:?}, key: ${TLS_KEY:?} }"
@@ -31,6 +36,6 @@ limits:
   body_bytes: 8GiB
 routes:
   - name: bench
-    upstream: sink
+    upstream: sink$multipart
 YAML
 exec ${PARTGATE_WRAPPER:-} "$binary" serve --config "$config" ${PARTGATE_ARGS:-}
