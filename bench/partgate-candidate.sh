@@ -2,7 +2,10 @@
 # Starts partgate as the benchmark harness's candidate: writes a configuration from the harness's
 # environment (LISTEN_PORT, UPSTREAM_URL, UPSTREAM_HOST, UPSTREAM_CA) and execs `partgate serve`.
 #   bench/partgate-candidate.sh [PARTGATE_BINARY]     (default: .build/release/partgate)
-# One worker, multipart re-encoding on (the default route rewrites every multipart/form-data body).
+# One worker, multipart re-encoding on (the default route rewrites every multipart/form-data body). Like the
+# baselines (nginx runs with `access_log off`, HAProxy without a log), it writes no access line per request:
+# `--log-level warning` unless PARTGATE_ARGS is set (PARTGATE_ARGS= keeps the access log; the harness appends
+# the candidate's output to a file on disk).
 # scripts/order-file.sh profiles the same configuration with two optional additions: TLS_LISTEN_PORT adds a TLS
 # listener (certificate and key from TLS_CERTIFICATE and TLS_KEY), and PARTGATE_WRAPPER is a command run in
 # front of the binary (callgrind). PARTGATE_MULTIPART=passthrough relays multipart bodies unchanged instead of
@@ -38,4 +41,4 @@ routes:
   - name: bench
     upstream: sink$multipart
 YAML
-exec ${PARTGATE_WRAPPER:-} "$binary" serve --config "$config" ${PARTGATE_ARGS:-}
+exec ${PARTGATE_WRAPPER:-} "$binary" serve --config "$config" ${PARTGATE_ARGS---log-level warning}

@@ -45,7 +45,7 @@ tls_port=$(free_port)
 # The benchmark's candidate configuration, plus a TLS listener, under callgrind.
 LISTEN_PORT=$port UPSTREAM_URL=$UPSTREAM_URL UPSTREAM_HOST=$UPSTREAM_HOST UPSTREAM_CA=$UPSTREAM_CA \
     TLS_LISTEN_PORT=$tls_port TLS_CERTIFICATE=$CERT_DIR/server-bundle.pem TLS_KEY=$CERT_DIR/server.key \
-    PARTGATE_WRAPPER="valgrind --tool=callgrind --instr-atstart=no --demangle=no --callgrind-out-file=$work/callgrind.out" \
+    PARTGATE_ARGS= PARTGATE_WRAPPER="valgrind --tool=callgrind --instr-atstart=no --demangle=no --callgrind-out-file=$work/callgrind.out" \
     bench/partgate-candidate.sh "$work/partgate" > "$work/partgate.log" 2>&1 &
 vp=$!
 wait_port "$port" 120

@@ -105,7 +105,7 @@ final class FaultProxy {
             sockets = newSockets()
             resources = proxy.openResources()
         }
-        #expect(sockets.isEmpty, "proxy sockets left: \(sockets)", sourceLocation: sourceLocation)
+        #expect(sockets.isEmpty, "proxy sockets left: \(sockets); log: \(log.all)", sourceLocation: sourceLocation)
         #expect(
             resources != nil && resources == baselineResources, "open loop resources", sourceLocation: sourceLocation)
         #expect(directory.entries.isEmpty, "spool names left", sourceLocation: sourceLocation)

@@ -13,7 +13,10 @@ enum ProcessSockets {
         var state: String
         /// The socket's inode: the same socket keeps it, a new one gets another.
         var inode: String
-        var description: String { ":\(localPort) -> :\(remotePort) state \(state)" }
+        /// The kernel's `ADDRESS:PORT` columns as they are (hexadecimal), for failure messages.
+        var local = ""
+        var remote = ""
+        var description: String { "\(local) -> \(remote) (:\(localPort) -> :\(remotePort)) state \(state) inode \(inode)" }
     }
 
     /// Every TCP socket this process has a descriptor for.
@@ -57,7 +60,10 @@ enum ProcessSockets {
         return text.split(separator: "\n").dropFirst().compactMap { line in
             let columns = line.split(separator: " ", omittingEmptySubsequences: true)
             guard columns.count > 9, let local = port(columns[1]), let remote = port(columns[2]) else { return nil }
-            return (String(columns[9]), Entry(localPort: local, remotePort: remote, state: String(columns[3]), inode: String(columns[9])))
+            let entry = Entry(
+                localPort: local, remotePort: remote, state: String(columns[3]), inode: String(columns[9]),
+                local: String(columns[1]), remote: String(columns[2]))
+            return (String(columns[9]), entry)
         }
     }
 
