@@ -10,6 +10,7 @@ enum FieldValueList {
 
     /// Splits every value on `,` and trims OWS; empty elements are kept (as empty slices).
     static func elements(_ values: FieldValues) -> [ArraySlice<UInt8>] {
+        guard !values.isEmpty else { return [] }  // the usual case (no such field): no iterator, no reference counts
         var result: [ArraySlice<UInt8>] = []
         for value in values {
             var start = value.startIndex
@@ -107,6 +108,7 @@ enum FieldValueList {
     /// - Throws: `invalid_transfer_encoding` for an empty element or one that is not
     ///   `token *( OWS ";" ... )`.
     static func codings(_ values: FieldValues) throws(HTTP1Error) -> [Coding] {
+        guard !values.isEmpty else { return [] }
         var codings: [Coding] = []
         for element in elements(values) {
             var nameEnd = element.startIndex
@@ -125,6 +127,7 @@ enum FieldValueList {
     /// The lowercased connection options of every Connection line (empty elements skipped).
     /// - Throws: `invalid_connection` for an element that is not a token.
     static func connectionOptions(_ values: FieldValues) throws(HTTP1Error) -> Set<String> {
+        if values.isEmpty { return [] }
         // The usual line (`keep-alive` on nginx's every response, or `close`): a set made once, not per head.
         if values.count == 1 {
             let only = trimmed(values[0])

@@ -52,7 +52,7 @@ public struct RequestFraming: Hashable, Sendable {
             body = .none
         }
         connectionOptions = try FieldValueList.connectionOptions(fields.valueSlices(.connection))
-        guard connectionOptions.isDisjoint(with: RequestFraming.protectedFieldNames) else {
+        guard connectionOptions.isEmpty || connectionOptions.isDisjoint(with: RequestFraming.protectedFieldNames) else {
             throw HTTP1Error(.connectionNamesProtectedField)
         }
         if head.version == .http1_0 {
