@@ -6,7 +6,6 @@ SCRATCH      ?= .build
 # The Swift runtime linked in: the binary the container ships, and 2 MiB less RSS than with shared Swift libraries.
 # One section per function and lld with scripts/partgate.order: the code serving runs lies together at the start
 # of .text (~1.4 MB), so a worker's resident code is that, not fault-around windows all over 17 MB (docs/memory.md).
-RELEASE_FLAGS = -c release -Xswiftc -cross-module-optimization --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld -Xlinker --symbol-ordering-file=scripts/partgate.order -Xlinker --no-warn-symbol-ordering
 FUZZ_SECONDS ?= 60
 APT_PACKAGES  = libevent-dev libssl-dev pkg-config openssl curl systemd python3-pip
 # Python packages scripts/check-deploy.sh uses (Dockerfile parser, Kubernetes schemas bundled for offline use).
@@ -39,11 +38,12 @@ proof-deps: deps
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
-## build: release binary at .build/release/partgate (cross-module optimisation on, hot code laid out first).
+## build: release binary at .build/release/partgate (scripts/release-build.sh: cross-module and link-time
+## optimisation, hot code laid out first).
 build: deps
 	@# SwiftPM does not know the link reads the order file: relink when it changed.
 	@if [ scripts/partgate.order -nt .build/release/partgate ]; then rm -f .build/release/partgate; fi
-	$(SWIFT) build $(RELEASE_FLAGS) --product partgate
+	SWIFT=$(SWIFT) scripts/release-build.sh
 
 build-debug: deps
 	$(SWIFT) build

@@ -12,7 +12,7 @@ if [ -n "$missing" ]; then
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
 fi
-swift build -c release -Xswiftc -cross-module-optimization --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld -Xlinker --symbol-ordering-file=scripts/partgate.order -Xlinker --no-warn-symbol-ordering --product partgate  # as make build
+scripts/release-build.sh  # as make build
 args=("$@")
 [ ${#args[@]} -gt 0 ] || args=(-n 5 -s 3 -d 10 -q 60)
 exec bench/harness/compare.sh "${args[@]}" -x "$PWD/bench/partgate-candidate.sh $PWD/.build/release/partgate"

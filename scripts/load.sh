@@ -41,7 +41,7 @@ if ! command -v nginx >/dev/null; then
 fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 if [ -z "$PARTGATE" ]; then
-    swift build -c release -Xswiftc -cross-module-optimization --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld -Xlinker --symbol-ordering-file=scripts/partgate.order -Xlinker --no-warn-symbol-ordering --product partgate
+    "$ROOT/scripts/release-build.sh"  # as make build
     PARTGATE=$ROOT/.build/release/partgate
 fi
 

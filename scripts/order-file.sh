@@ -17,8 +17,7 @@ if [ -n "$missing" ]; then
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
 fi
 scratch=${ORDER_SCRATCH:-.build-order}
-swift build -c release -Xswiftc -cross-module-optimization --static-swift-stdlib --product partgate \
-    --scratch-path "$scratch" -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld
+ORDER_FILE= scripts/release-build.sh --scratch-path "$scratch"  # the release build, without an order
 work=$(mktemp -d --tmpdir partgate-order.XXXXXX)
 vp=
 started_sink=0
