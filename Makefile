@@ -38,11 +38,9 @@ proof-deps: deps
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
-## build: release binary at .build/release/partgate (scripts/release-build.sh: cross-module and link-time
-## optimisation, hot code laid out first).
+## build: release binary at .build/release/partgate (scripts/release-build.sh: cross-module, link-time and
+## profile-guided optimisation, hot code laid out first).
 build: deps
-	@# SwiftPM does not know the link reads the order file: relink when it changed.
-	@if [ scripts/partgate.order -nt .build/release/partgate ]; then rm -f .build/release/partgate; fi
 	SWIFT=$(SWIFT) scripts/release-build.sh
 
 build-debug: deps
