@@ -250,6 +250,9 @@ def base_image(instruction, global_args):
     return re.sub(r"\$\{?(\w+)\}?", lambda m: global_args.get(m.group(1), m.group(0)), image)
 
 
+RELEASE_BUILD = "scripts/release-build.sh"
+
+
 def check_dockerfile_stages(_):
     parser = dockerfile()
     preamble, groups = stages(parser)
@@ -266,10 +269,12 @@ def check_dockerfile_stages(_):
         require(tag and tag != "latest" and re.search(r"\d", tag), f"base image {image!r} is not pinned to a version")
     require(re.fullmatch(r"swift:6\.\d+(\.\d+)?-\w+", images[0]), f"build stage image {images[0]!r} is not swift:6.x")
     require(images[-1].startswith("debian:") and "slim" in images[-1], f"runtime image {images[-1]!r} is not Debian slim")
+    # The release build has one definition, scripts/release-build.sh: `make build` and the image both run it.
     with open(os.path.join(ROOT, "Makefile"), encoding="utf-8") as file:
-        flags = re.search(r"^RELEASE_FLAGS\s*=\s*(.+)$", file.read(), re.M).group(1).strip()
-    builds = [i["value"] for i in groups[0] if i["instruction"] == "RUN" and "swift build" in i["value"]]
-    require(any(f"swift build {flags}" in value for value in builds), f"no `swift build {flags}` in the build stage")
+        build_target = re.search(r"^build:.*\n((?:\t.*\n)+)", file.read(), re.M)
+    require(build_target and RELEASE_BUILD in build_target.group(1), f"`make build` does not run {RELEASE_BUILD}")
+    builds = [i["value"] for i in groups[0] if i["instruction"] == "RUN"]
+    require(any(value.startswith(RELEASE_BUILD) for value in builds), f"no RUN {RELEASE_BUILD} in the build stage")
     return " -> ".join(images)
 
 
@@ -348,13 +353,15 @@ def check_dockerignore(_):
                 require(os.path.exists(os.path.join(ROOT, source)), f"COPY {source}: no such file in the context")
                 require(not any(source == p or source.startswith(p.rstrip("/") + "/") for p in patterns),
                         f"COPY {source} is excluded by .dockerignore")
-    # Files the release link reads (the function order) must reach the build stage through `COPY . .`.
-    with open(os.path.join(ROOT, "Makefile"), encoding="utf-8") as file:
-        flags = re.search(r"^RELEASE_FLAGS\s*=\s*(.+)$", file.read(), re.M).group(1)
-    for path in re.findall(r"--symbol-ordering-file=(\S+)", flags):
-        require(os.path.exists(os.path.join(ROOT, path)), f"RELEASE_FLAGS names {path}: no such file")
+    # The files the release build reads (the script, the function order, the profile) must reach the build stage
+    # through `COPY . .`.
+    with open(os.path.join(ROOT, RELEASE_BUILD), encoding="utf-8") as file:
+        defaults = re.findall(r"\$\{(?:ORDER_FILE|PROFILE)-(\S+?)\}", file.read())
+    require(len(defaults) == 2, f"{RELEASE_BUILD} names {len(defaults)} default input files, expected the order and the profile")
+    for path in [RELEASE_BUILD] + defaults:
+        require(os.path.exists(os.path.join(ROOT, path)), f"the release build reads {path}: no such file")
         excluded = any(path == p or path.startswith(p.rstrip("/*") + "/") for p in patterns if not p.startswith("!"))
-        require(not excluded or f"!{path}" in patterns, f"{path} (read by the release link) is excluded by .dockerignore")
+        require(not excluded or f"!{path}" in patterns, f"{path} (read by the release build) is excluded by .dockerignore")
 
 
 # Kubernetes

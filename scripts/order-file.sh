@@ -18,50 +18,16 @@ if [ -n "$missing" ]; then
 fi
 scratch=${ORDER_SCRATCH:-.build-order}
 ORDER_FILE= scripts/release-build.sh --scratch-path "$scratch"  # the release build, without an order
-work=$(mktemp -d --tmpdir partgate-order.XXXXXX)
-vp=
-started_sink=0
-cleanup() {
-    [ -n "$vp" ] && kill "$vp" 2>/dev/null && wait "$vp" 2>/dev/null
-    [ "$started_sink" = 1 ] && bench/harness/servers.sh stop sink >/dev/null 2>&1
-    rm -rf "$work"
-}
-trap cleanup EXIT
+. scripts/serving-mix.sh
+trap mix_cleanup EXIT
+mix_setup order
 objcopy --strip-debug "$scratch/release/partgate" "$work/partgate"  # valgrind cannot read lld's debug info
-. bench/harness/env.sh
-bench/harness/gen-certs.sh >/dev/null
-bench/harness/gen-bodies.sh >/dev/null
-started_sink=0
-sinks=$(bench/harness/servers.sh status 2>/dev/null || true)
-if ! grep -q '^sink running' <<< "$sinks"; then
-    bench/harness/servers.sh start sink >/dev/null
-    started_sink=1
-fi
-head -c 16M /dev/urandom > "$work/file.bin"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-port=$(free_port)
-tls_port=$(free_port)
-# The benchmark's candidate configuration, plus a TLS listener, under callgrind.
-LISTEN_PORT=$port UPSTREAM_URL=$UPSTREAM_URL UPSTREAM_HOST=$UPSTREAM_HOST UPSTREAM_CA=$UPSTREAM_CA \
-    TLS_LISTEN_PORT=$tls_port TLS_CERTIFICATE=$CERT_DIR/server-bundle.pem TLS_KEY=$CERT_DIR/server.key \
-    PARTGATE_ARGS= PARTGATE_WRAPPER="valgrind --tool=callgrind --instr-atstart=no --demangle=no --callgrind-out-file=$work/callgrind.out" \
-    bench/partgate-candidate.sh "$work/partgate" > "$work/partgate.log" 2>&1 &
-vp=$!
-wait_port "$port" 120
-wait_port "$tls_port" 30
+# The benchmark's candidate configuration with its access log, plus a TLS listener, under callgrind.
+mix_start "$work/partgate" PARTGATE_ARGS= \
+    PARTGATE_WRAPPER="valgrind --tool=callgrind --instr-atstart=no --demangle=no --callgrind-out-file=$work/callgrind.out"
 sleep 1
 callgrind_control -i on "$vp" >/dev/null
-BODY_FILE=$SMALL_BODY CONTENT_TYPE=$CONTENT_TYPE wrk -t1 -c8 -d4s --timeout 10s -s "$BENCH_DIR/wrk/multipart.lua" \
-    "http://127.0.0.1:$port/" | grep '^WRK'
-BODY_FILE=$SMALL_BODY CONTENT_TYPE=$CONTENT_TYPE wrk -t1 -c4 -d2s --timeout 10s -s "$BENCH_DIR/wrk/multipart.lua" \
-    "https://127.0.0.1:$tls_port/" | grep '^WRK'
-for url in "http://127.0.0.1:$port/" "https://localhost:$tls_port/"; do
-    for te in "" "Transfer-Encoding: chunked"; do
-        code=$(curl -s -o /dev/null -w '%{http_code}' --cacert "$UPSTREAM_CA" --resolve "localhost:$tls_port:127.0.0.1" \
-            ${te:+-H "$te"} -F a=1 -F "f=@$work/file.bin" "$url")
-        [ "$code" = 200 ] || { echo "order-file: upload to $url answered $code" >&2; exit 1; }
-    done
-done
+mix_run 8 4 4 2 1
 callgrind_control -d "$vp" >/dev/null
 kill "$vp"; wait "$vp" 2>/dev/null || true; vp=
 python3 scripts/callgrind_order.py "$work"/callgrind.out.* partgate > scripts/partgate.order
