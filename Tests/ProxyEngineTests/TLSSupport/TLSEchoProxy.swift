@@ -3,7 +3,7 @@ import LoopbackTestSupport
 import Policy
 import ProxyEngine
 
-/// A proxy (one route, `all`) in front of a TLS echo upstream whose certificate is verified against a CA made
+/// A proxy (one route, `all` unless given) in front of a TLS echo upstream whose certificate is verified against a CA made
 /// for the test; both on loopback with port 0.
 final class TLSEchoProxy {
     let recorder = EchoRecorder()
@@ -11,7 +11,9 @@ final class TLSEchoProxy {
     private let echo: EchoUpstream
     private let proxy: ProxyServer
 
-    init(maxIdleConnections: Int = 32) throws {
+    init(maxIdleConnections: Int = 32, route: RouteConfiguration = RouteConfiguration(name: "all", upstream: "up"))
+        throws
+    {
         let authority = try CertificateAuthority(commonName: "upstream TLS test CA", validityDays: 1)
         let leaf = try authority.issue(dnsNames: ["localhost"], validityDays: 1)
         let recorder = self.recorder
@@ -22,7 +24,7 @@ final class TLSEchoProxy {
             listeners: [ListenerSettings(address: SocketAddress("127.0.0.1:0")!)],
             upstreams: ["up": UpstreamSettings(name: "up", address: address, serverName: "localhost", tls: tls,
                                                maxIdleConnections: maxIdleConnections)],
-            routes: [RouteConfiguration(name: "all", upstream: "up")])
+            routes: [route])
         proxy = ProxyServer(settings: settings)
         do {
             port = try proxy.start()[0].port
