@@ -13,7 +13,7 @@ PIP_PACKAGES  = dockerfile-parse==2.0.1 kubernetes-validate==1.37.0
 PROOF_APT_PACKAGES = nodejs node-formidable chromium chromium-driver python3-venv curl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps proof-deps build build-debug run test test-asan proof load fuzz fuzz-replay bench bench-parser clean
+.PHONY: all deps proof-deps build build-debug run test test-asan proof load fuzz fuzz-replay bench bench-rss bench-parser clean
 
 all: build
 
@@ -82,6 +82,10 @@ fuzz-replay: deps
 ## bench: the proxy against nginx and HAProxy (1 GiB uploads, small POSTs), ratios from one run.
 bench: deps
 	scripts/bench.sh
+
+## bench-rss: peak RSS of partgate, nginx and HAProxy for 1 MiB, 1 GiB and 4 GiB uploads.
+bench-rss: deps
+	scripts/bench-rss.sh
 
 ## bench-parser: partgate's parser vs vapor/multipart-kit 4.7.1 (GB/s, parts/s, instructions per part).
 bench-parser: deps
