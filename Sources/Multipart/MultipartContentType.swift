@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The request `Content-Type` of a `multipart/form-data` body, parsed strictly.
 ///
 /// Exactly one `multipart/form-data` media type and exactly one `boundary` parameter (1–70 RFC 2046
@@ -25,6 +33,7 @@ public struct MultipartContentType: Sendable, Hashable {
     /// Parses a Content-Type header value given as bytes.
     /// - Throws: ``MultipartError`` with the flag that fired; its offset is the index in `value`.
     public static func parse(_ value: UnsafeRawBufferPointer) throws(MultipartError) -> MultipartContentType {
+        if let usual = usualForm(value) { return usual }
         do {
             return try scan(value)
         } catch {
@@ -32,7 +41,21 @@ public struct MultipartContentType: Sendable, Hashable {
         }
     }
 
-    private static func scan(_ bytes: UnsafeRawBufferPointer) throws(ParameterScanner.Failure) -> MultipartContentType {
+    /// The form user agents and HTTP clients send, `multipart/form-data; boundary=` then a token boundary to the
+    /// end, read with one comparison and the boundary's own one-pass check; nil for anything else, which
+    /// ``scan(_:)`` reads (giving this very result for this form).
+    static func usualForm(_ bytes: UnsafeRawBufferPointer) -> MultipartContentType? {
+        let prefix: StaticString = "multipart/form-data; boundary="
+        let count = prefix.utf8CodeUnitCount
+        guard bytes.count > count, let base = bytes.baseAddress,
+            memcmp(base, prefix.utf8Start, count) == 0,
+            let boundary = Boundary(UnsafeRawBufferPointer(rebasing: bytes[count...])), boundary.isToken
+        else { return nil }
+        return MultipartContentType(boundary: boundary)
+    }
+
+    /// The full strict scan (see the type's documentation).
+    static func scan(_ bytes: UnsafeRawBufferPointer) throws(ParameterScanner.Failure) -> MultipartContentType {
         let media = try ParameterScanner.mediaType(bytes)
         guard HeaderSyntax.equalsLowercase(UnsafeRawBufferPointer(rebasing: bytes[media.type]), "multipart"),
             HeaderSyntax.equalsLowercase(UnsafeRawBufferPointer(rebasing: bytes[media.subtype]), "form-data")

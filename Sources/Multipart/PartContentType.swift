@@ -14,6 +14,17 @@ enum PartContentType {
         } catch {
             throw ParameterScanner.Failure(flag: .partContentTypeSyntax, offset: error.offset)
         }
+        if bytes[media.end...].allSatisfy(HeaderSyntax.isWhitespace) {
+            // No parameters (the usual `image/png`): the value is the media type lowercased, written straight
+            // into the string (no byte array in between), as the loop below writes it.
+            let start = media.type.lowerBound
+            let value = String(unsafeUninitializedCapacity: media.end - start) { buffer in
+                for index in start..<media.end { buffer[index - start] = HeaderSyntax.lower(bytes[index]) }
+                return media.end - start
+            }
+            let isMultipart = HeaderSyntax.equalsLowercase(UnsafeRawBufferPointer(rebasing: bytes[media.type]), "multipart")
+            return Canonical(value: value, isMultipart: isMultipart)
+        }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 8)
         for byte in bytes[media.type] { out.append(HeaderSyntax.lower(byte)) }
