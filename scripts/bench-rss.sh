@@ -3,7 +3,8 @@
 # baselines), Content-Length and chunked. Issue 3 asks for at most 16 MiB during a 1 GiB upload, and the same
 # for 1 MiB and 4 GiB bodies: memory that does not grow with the body.
 #   scripts/bench-rss.sh [SIZE_MIB ...]       default: 1 1024 4096
-# Builds partgate release (as make build) unless SKIP_BUILD=1. Bodies (one text field, one binary part of
+# Installs the harness's packages when missing (scripts/bench-deps.sh) and builds partgate release (as make
+# build) unless SKIP_BUILD=1. Bodies (one text field, one binary part of
 # deterministic bytes) go to $BENCH_WORK/bodies/rss-<MiB>.multipart; those over 1 GiB are deleted at the end
 # unless KEEP_BODIES=1. The sink spills each body to tmpfs while reading it (RAM: about twice the largest).
 # Prints one RSS line per size, mode and proxy (peak = largest VmHWM of the proxy's processes, reset before
@@ -15,6 +16,7 @@ root=$PWD
 . bench/harness/env.sh
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1 1024 4096)
+scripts/bench-deps.sh
 [ "${SKIP_BUILD:-0}" = 1 ] || scripts/release-build.sh
 binary=$root/.build/release/partgate
 [ -x "$binary" ] || die "no $binary: run make build"

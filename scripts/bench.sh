@@ -5,13 +5,7 @@
 # compare.sh with partgate as the candidate. Results: $BENCH_WORK/results/<time>/ (default /tmp/mpbench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
-missing=""
-for p in nginx-light haproxy wrk curl openssl; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
-if [ -n "$missing" ]; then
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
-fi
+scripts/bench-deps.sh
 scripts/release-build.sh  # as make build
 args=("$@")
 [ ${#args[@]} -gt 0 ] || args=(-n 5 -s 3 -d 10 -q 60)
