@@ -109,6 +109,18 @@ struct ContentLengthWatch: Sendable {
         return nil
     }
 
+    /// A whole Content-Length line whose value is `bytes[start..<end]` (whitespace trimmed), taken in one step:
+    /// true when it is the head's first and its value is 1 to 18 digits (no overflow possible), and the line is
+    /// accepted as if its bytes had come one by one. False changes nothing: the caller feeds the line byte by
+    /// byte, which finds the error and its offset.
+    @inline(__always)
+    mutating func acceptsWholeLine(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Bool {
+        guard !seen, end > start, end - start <= 18 else { return false }
+        for index in start..<end where !ByteClass.isDigit(bytes[index]) { return false }
+        seen = true
+        return true
+    }
+
     /// The CR ending a field line at `offset`.
     mutating func lineEnd(at offset: Int) -> HTTP1Error? {
         defer { active = false }

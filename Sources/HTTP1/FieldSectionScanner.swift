@@ -210,8 +210,9 @@ struct FieldSectionScanner: Sendable {
         while index < limit, ByteClass.isTChar(bytes[index]) { index += 1 }
         let nameLength = index - start
         guard nameLength > 0, index < limit, bytes[index] == ByteClass.colon else { return nil }
-        // The watch needs to see Content-Length lines byte by byte (a duplicate fails at its colon).
-        if contentLength != nil, nameLength == 14, Self.isContentLength(bytes, at: start) { return nil }
+        // A Content-Length line is taken here only when the watch accepts it whole (the head's first, all
+        // digits); any other goes byte by byte, where a duplicate fails at its colon and a bad value at its byte.
+        let isContentLength = contentLength != nil && nameLength == 14 && Self.isContentLength(bytes, at: start)
         let nameEnd = index
         index += 1
         while index < limit, ByteClass.isWhitespace(bytes[index]) { index += 1 }
@@ -236,6 +237,9 @@ struct FieldSectionScanner: Sendable {
         }
         // CR LF, both in the buffer, the CR within the line limit.
         guard index < limit, index + 1 < end, bytes[index] == ByteClass.cr, bytes[index + 1] == ByteClass.lf else {
+            return nil
+        }
+        if isContentLength, contentLength?.acceptsWholeLine(bytes, from: valueStart, to: valueEnd) != true {
             return nil
         }
         fieldCount += 1

@@ -79,4 +79,35 @@ import Testing
             #expect(outcome.head?.fields.count == 3)
         }
     }
+
+    /// Content-Length lines that the whole-line path takes in one step (the head's first, 1 to 18 digits) and the
+    /// ones it leaves to the byte machine: each is accepted with its value, or refused with the byte machine's
+    /// error at its offset, under every split.
+    @Test(arguments: [
+        ("2040", nil, nil), ("  2040 \t", nil, nil), ("0", nil, nil), ("000123", nil, nil),
+        ("123456789012345678", nil, nil), ("9223372036854775807", nil, nil),
+        ("9223372036854775808", HTTP1Error.Code.contentLengthOverflow, 18), ("12 34", .invalidContentLength, 3),
+        ("1a", .invalidContentLength, 1), ("+5", .invalidContentLength, 0), ("", .invalidContentLength, 0),
+        ("5, 5", .invalidContentLength, 1),
+    ] as [(String, HTTP1Error.Code?, Int?)])
+    func contentLengthValues(value: String, error: HTTP1Error.Code?, at position: Int?) {
+        let prefix = "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: "
+        let text = prefix + value + "\r\nX-After: b\r\n\r\n"
+        let outcome = SplitFeeder.verify(Array(text.utf8)) { HeadFeeding.request($0, parser: RequestHeadParser()) }
+        if let error, let position {
+            #expect(outcome == .error(HTTP1Error(error, offset: prefix.utf8.count + position)), "\(value)")
+        } else {
+            let trimmed = String(value.filter { $0 != " " && $0 != "\t" })
+            #expect(outcome.head?.fields.count == 3, "\(value)")
+            #expect(outcome.head?.fields.first(where: { $0.name.lowercased() == "content-length" })?.value == trimmed)
+        }
+    }
+
+    /// A second Content-Length fails at its colon after a first that the whole-line path took.
+    @Test func duplicateAfterWholeLineContentLength() {
+        let first = "POST / HTTP/1.1\r\nContent-Length: 10\r\n"
+        let text = first + "content-length: 10\r\n\r\n"
+        let outcome = SplitFeeder.verify(Array(text.utf8)) { HeadFeeding.request($0, parser: RequestHeadParser()) }
+        #expect(outcome == .error(HTTP1Error(.duplicateContentLength, offset: first.utf8.count)))
+    }
 }

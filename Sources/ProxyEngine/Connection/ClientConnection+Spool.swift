@@ -56,6 +56,11 @@ extension ClientConnection {
     func continueSpool(_ exchange: Exchange, _ upstream: UpstreamConnection) {
         guard let spool = exchange.spool, !exchange.requestDone, exchange.responseStatus == nil else { return }
         let buffers = settings.buffers
+        if upstream.isTLS, spool.length <= Spool.copiedBytes, spool.copyOut({ upstream.write($0) }) {
+            upstream.setWriteWatermark(low: 0)
+            requestQueued(exchange, upstream)
+            return
+        }
         do {
             let done = try spool.send(
                 to: upstream.output, sendfile: !upstream.isTLS, highWater: buffers.writeHighWater,

@@ -19,6 +19,8 @@ import Glibc
 /// ``send(to:sendfile:highWater:slice:)``), which libevent closes once its bytes were sent or the
 /// connection's buffers are freed.
 final class Spool {
+    /// The largest body ``copyOut(_:)`` is used for: a few TLS records' worth.
+    static let copiedBytes = 64 * 1024
     private let memoryLimit: Int
     /// The staging size of a spilled spool: file writes happen in pieces of about this size.
     private let stagingBytes: Int
@@ -155,6 +157,19 @@ final class Spool {
             sent += Int64(read)
         }
         return sent == length
+    }
+
+    /// Hands a body held in memory to `write` piece by piece (copied), and forgets it: for a TLS upstream, a small
+    /// body copied after its head goes out in the head's TLS record, where moved chains would each make a record
+    /// (and a `write`) of their own. Returns false, doing nothing, for a spilled spool.
+    func copyOut(_ write: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        guard file == nil, let buffer else { return false }
+        while let chain = EvBuffer.firstChain(buffer) {
+            write(chain)
+            EvBuffer.drain(buffer, chain.count)
+        }
+        sent = length
+        return true
     }
 
     /// Frees the memory and closes (so deletes) the file.
