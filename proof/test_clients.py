@@ -70,7 +70,7 @@ def test_curl_forms(partgate, files, backend, chunked):
     result = subprocess.run(argv, capture_output=True, timeout=90)
     assert result.returncode == 0, result.stderr
     body = json.loads(result.stdout)
-    assert body["transfer_encoding"] == "chunked"  # stream mode: partgate re-frames every body chunked
+    assert body["transfer_encoding"] == "chunked"  # stream mode, a body over buffer_small_bodies (64 KiB): chunked
     expected = [
         part("title", b"Hello, world"),
         part("literal", b"@not-a-file;type=x <y>"),

@@ -32,12 +32,6 @@ struct ProxyAdmissionRouteTests {
         return Array((head + "Content-Length: \(body.count)\r\n\(extra)\r\n").utf8) + body
     }
 
-    static func sha256(_ bytes: [UInt8]) -> String {
-        let digest = SHA256Digest()
-        bytes.withUnsafeBytes { digest.update($0) }
-        return digest.finalize().hexString
-    }
-
     static func send(_ harness: ProxyHarness, _ request: [UInt8]) throws -> TestHTTPClient.Response? {
         let client = try TestHTTPClient(port: harness.port)
         client.send(request)
@@ -57,7 +51,7 @@ struct ProxyAdmissionRouteTests {
         #expect(response?.status == 200)
         let record = try #require(harness.recorder.records.first)
         #expect(record.bodyBytes == Int64(Self.json.count))
-        #expect(record.bodySHA256 == Self.sha256(Self.json))
+        #expect(record.bodySHA256 == Self.json.sha256Hex)
         #expect(record.field("content-type") == contentType)
         #expect(problems.values.isEmpty)
         let refusal = try #require(refusals.values.first)

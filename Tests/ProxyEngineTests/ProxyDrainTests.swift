@@ -24,11 +24,13 @@ struct ProxyDrainTests {
             _ = RawServer.drain(fd)
         }
         defer { slow.stop() }
+        var route = RouteConfiguration(name: "all", upstream: "up")
+        route.bufferSmallBodies = 0  // streamed: the upstream above reads up to the last chunk
         let settings = EngineSettings(
             listeners: [ListenerSettings(address: SocketAddress("127.0.0.1:0")!)],
             upstreams: ["up": UpstreamSettings(name: "up", address: SocketAddress("127.0.0.1:\(slow.port)")!,
                                                serverName: "localhost", tls: nil)],
-            routes: [RouteConfiguration(name: "all", upstream: "up")], drainTimeout: .seconds(5))
+            routes: [route], drainTimeout: .seconds(5))
         let proxy = ProxyServer(settings: settings)
         let port = try proxy.start()[0].port
         let idle = try TestHTTPClient(port: port)

@@ -17,12 +17,6 @@ struct ProxyTLSLargeBodyTests {
         (name: "second", filename: "second.bin", type: "application/octet-stream", data: second),
     ])
 
-    static func sha256(_ bytes: [UInt8]) -> String {
-        let digest = SHA256Digest()
-        bytes.withUnsafeBytes { digest.update($0) }
-        return digest.finalize().hexString
-    }
-
     static func proxy(_ mode: RouteConfiguration.MultipartMode) throws -> TLSEchoProxy {
         try TLSEchoProxy(route: RouteConfiguration(name: "all", upstream: "up", multipart: mode))
     }
@@ -32,10 +26,10 @@ struct ProxyTLSLargeBodyTests {
         #expect(record.error == nil)
         #expect(record.parts.map(\.name) == ["title", "first", "note", "second"])
         #expect(record.parts.map(\.size) == [7, 3_000_000, 7, 1_500_000])
-        #expect(record.parts[1].sha256 == sha256(first))
-        #expect(record.parts[3].sha256 == sha256(second))
+        #expect(record.parts[1].sha256 == first.sha256Hex)
+        #expect(record.parts[3].sha256 == second.sha256Hex)
         if mode == .passthrough {
-            #expect(record.bodySHA256 == sha256(body))
+            #expect(record.bodySHA256 == body.sha256Hex)
         } else {
             #expect(record.boundary != SpoolRequests.boundary)
         }
@@ -64,7 +58,7 @@ struct ProxyTLSLargeBodyTests {
         client.send(request)
         #expect(client.readResponse(method: "POST")?.status == 200)
         let record = try #require(proxy.recorder.records.first)
-        #expect(record.bodyBytes == 4_000_000 && record.bodySHA256 == Self.sha256(bytes))
+        #expect(record.bodyBytes == 4_000_000 && record.bodySHA256 == bytes.sha256Hex)
     }
 
     /// Three forms on one connection, the second one chunked.

@@ -26,6 +26,7 @@ public struct RouteConfiguration: Sendable, Hashable {
         var limits: RequestLimits
         var rules: [Rule]
         var maxUpstreamRate: Int64? = nil
+        var bufferSmallBodies: Int64 = RouteConfiguration.defaultBufferSmallBodies
     }
 
     final class Storage: @unchecked Sendable {
@@ -138,10 +139,21 @@ public struct RouteConfiguration: Sendable, Hashable {
         _modify { yield &unique().fields.maxUpstreamRate }
     }
 
+    /// In `stream` mode, the largest re-encoded body that is sent whole with a Content-Length when it arrived
+    /// with its head (`buffer_small_bodies:`, a size; default 64 KiB; 0: always chunked). Such a body is already
+    /// in memory: re-encoding it before the upstream is opened gives the backend a length (nginx's
+    /// `proxy_request_buffering` does the same for every body) and spares it a refused request entirely.
+    public var bufferSmallBodies: Int64 {
+        _read { yield storage.fields.bufferSmallBodies }
+        _modify { yield &unique().fields.bufferSmallBodies }
+    }
+
     /// The charsets allowed when `charsets:` is not given.
     public static let defaultCharsets = ["utf-8", "us-ascii"]
     /// The default ``spoolMemory``: 8 MiB.
     public static let defaultSpoolMemory: Int64 = 8 << 20
+    /// The default ``bufferSmallBodies``: 64 KiB.
+    public static let defaultBufferSmallBodies: Int64 = 64 << 10
 
     /// - Parameters:
     ///   - name: unique route name.

@@ -7,11 +7,12 @@ protocol BodySink: AnyObject {
     var moveTarget: OpaquePointer? { get }
     /// Whether bodies are framed as chunks here (stream mode); a spooled body is sent with Content-Length.
     var framesChunks: Bool { get }
-    /// The evbuffer the caller is about to append a whole re-encoded span to (chunk framing, part heads and
-    /// body bytes) as one reserved region, copied into once and committed once, or nil when bytes go piece by
-    /// piece. One commit runs the buffer's callbacks (and takes its lock) once, where a dozen `evbuffer_add`
-    /// calls per small request ran them a dozen times.
-    func gatherBuffer() -> OpaquePointer?
+    /// Appends a whole re-encoded span (chunk framing, part heads and body bytes) that `fill` writes into one
+    /// region of `count` bytes, copied into once; false, with nothing written, when bytes must go piece by
+    /// piece. For an upstream the region is reserved in its output and committed once: one commit runs the
+    /// buffer's callbacks (and takes its lock) once, where a dozen `evbuffer_add` calls per small request ran
+    /// them a dozen times.
+    func gather(count: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Void) -> Bool
 }
 
 extension UpstreamConnection: BodySink {
@@ -20,10 +21,10 @@ extension UpstreamConnection: BodySink {
     var moveTarget: OpaquePointer? { isTLS ? nil : output }
     var framesChunks: Bool { true }
     /// TLS upstreams copy anyway; not under `max_upstream_rate`, whose chains are kept to a tick's worth.
-    func gatherBuffer() -> OpaquePointer? {
-        guard isTLS, writeSlice == .max else { return nil }
+    func gather(count: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Void) -> Bool {
+        guard isTLS, writeSlice == .max else { return false }
         coalescing.forget()
-        return output
+        return EvBuffer.append(output, count: count, fill)
     }
 }
 
@@ -31,5 +32,4 @@ extension Spool: BodySink {
     /// A spool copies into dense chains, so its memory bound counts bytes, not chain capacity.
     var moveTarget: OpaquePointer? { nil }
     var framesChunks: Bool { false }
-    func gatherBuffer() -> OpaquePointer? { nil }
 }

@@ -105,7 +105,7 @@ extension ClientConnection {
     private func write(
         _ recorder: borrowing RewriteRecorder, total: Int, last: Bool, _ sink: any BodySink, _ consumed: inout Int
     ) -> Bool {
-        if sink.framesChunks, let buffer = sink.gatherBuffer(), gather(recorder, total: total, last: last, into: buffer) {
+        if gather(recorder, total: total, last: last, into: sink) {
             return true
         }
         if total > 0 {
@@ -126,20 +126,20 @@ extension ClientConnection {
         return true
     }
 
-    /// Copies the recorded ops, as one chunk (and the last chunk when `last`), into one reserved region of
-    /// `buffer`. The input is left to the end-of-chain drain, as when copying piece by piece.
-    private func gather(
-        _ recorder: borrowing RewriteRecorder, total: Int, last: Bool, into buffer: OpaquePointer
-    ) -> Bool {
-        let sizeLine = total > 0 ? ChunkedEncoder.sizeLine(for: total) : nil
+    /// Copies the recorded ops, as one chunk (and the last chunk when `last`) when the sink frames chunks, into
+    /// one region the sink gathers (``BodySink/gather(count:_:)``); false, with nothing written, when it takes
+    /// pieces only. The input is left to the end-of-chain drain, as when copying piece by piece.
+    private func gather(_ recorder: borrowing RewriteRecorder, total: Int, last: Bool, into sink: any BodySink) -> Bool {
+        let framed = sink.framesChunks
+        let sizeLine = framed && total > 0 ? ChunkedEncoder.sizeLine(for: total) : nil
         let framing = sizeLine.map { $0.count + ChunkedEncoder.dataTerminator.count } ?? 0
-        let count = total + framing + (last ? ChunkedEncoder.lastChunk.count : 0)
-        return EvBuffer.append(buffer, count: count) { region in
+        let count = total + framing + (framed && last ? ChunkedEncoder.lastChunk.count : 0)
+        return sink.gather(count: count) { region in
             // A cursor value, not a nested function capturing `var at`: each capture access was checked for
             // exclusivity at run time.
             var cursor = RegionCursor(region: region)
-            if let sizeLine {
-                sizeLine.withUnsafeBytes { cursor.put($0) }
+            if total > 0 {
+                sizeLine?.withUnsafeBytes { cursor.put($0) }
                 recorder.scratch.withUnsafeBytes { scratch in
                     for op in recorder.ops {
                         switch op {
@@ -150,9 +150,9 @@ extension ClientConnection {
                         }
                     }
                 }
-                ChunkedEncoder.dataTerminator.withUnsafeBytes { cursor.put($0) }
+                if framed { ChunkedEncoder.dataTerminator.withUnsafeBytes { cursor.put($0) } }
             }
-            if last { ChunkedEncoder.lastChunk.withUnsafeBytes { cursor.put($0) } }
+            if framed && last { ChunkedEncoder.lastChunk.withUnsafeBytes { cursor.put($0) } }
             precondition(cursor.at == count, "the gathered span fills its reservation")
         }
     }

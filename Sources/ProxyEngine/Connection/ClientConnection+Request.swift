@@ -91,6 +91,7 @@ extension ClientConnection {
                     status: wouldRefuse.status, flag: wouldRefuse.name, route: route.name,
                     request: exchange.requestID, method: exchange.head.method, target: exchange.head.target.string))
         }
+        exchange.routeUpstream = routeUpstream
         exchange.spool = makeSpool(for: exchange)
         if !framing.keepAlive || worker.draining { closeAfterExchange = true }
         if framing.expectsContinue, !exchange.decoder.isComplete {

@@ -11,13 +11,39 @@ extension ClientConnection {
     /// route are spooled too, as nginx's `proxy_request_buffering` does: the upstream sees every request of
     /// the route whole and with a Content-Length (a chunked one included). Requests without a body go
     /// upstream at once, as in stream mode.
+    ///
+    /// On a stream route, a re-encoded body of at most `buffer_small_bodies` (Content-Length framing) whose bytes
+    /// have all arrived already is spooled in memory too: sending it chunked as it is parsed would gain nothing,
+    /// while a Content-Length spares the backend the chunked decoding (and nginx one more read per request).
     func makeSpool(for exchange: Exchange) -> Spool? {
-        guard exchange.route.forward == .spool else { return nil }
-        let hasBody = exchange.framing.body != .none && exchange.framing.body != .contentLength(0)
-        guard hasBody || exchange.rewrite != nil else { return nil }
-        return Spool(
-            memoryLimit: Int(clamping: exchange.route.spoolMemory), stagingBytes: settings.buffers.maxSingleIO,
-            directory: settings.spoolDirectory)
+        let route = exchange.route
+        let memoryLimit: Int
+        if route.forward == .stream {
+            guard exchange.rewrite != nil, case .contentLength(let length) = exchange.framing.body, length > 0,
+                length <= route.bufferSmallBodies, hasArrived(Int(length))
+            else { return nil }
+            // Room for the re-encoded body in memory (a form's re-encoding adds a few dozen bytes per part).
+            memoryLimit = Int(clamping: max(route.spoolMemory, 4 * Int64(length)))
+        } else {
+            let hasBody = exchange.framing.body != .none && exchange.framing.body != .contentLength(0)
+            guard hasBody || exchange.rewrite != nil else { return nil }
+            memoryLimit = Int(clamping: route.spoolMemory)
+        }
+        let stagingBytes = settings.buffers.maxSingleIO
+        if let spare = worker.spareSpool {
+            worker.spareSpool = nil
+            if spare.reuse(memoryLimit: memoryLimit, stagingBytes: stagingBytes, directory: settings.spoolDirectory) {
+                return spare
+            }
+        }
+        return Spool(memoryLimit: memoryLimit, stagingBytes: stagingBytes, directory: settings.spoolDirectory)
+    }
+
+    /// Whether `count` body bytes have all arrived: in the input already, or (a plain client, whose first read of
+    /// a request takes at most ``SocketReader/probeBytes``) there together with what the socket holds unread.
+    private func hasArrived(_ count: Int) -> Bool {
+        let buffered = EvBuffer.length(input)
+        return buffered >= count || buffered + (reader?.waitingBytes ?? 0) >= count
     }
 
     /// False, with the request answered, once the spool failed (a temp file could not be created or written).
@@ -43,6 +69,14 @@ extension ClientConnection {
         exchange.upstreamStarted = MonotonicClock.now()
         exchange.forwardedBytes += spool.length
         writeUpstreamHead(exchange, to: upstream)
+        // A small body in memory follows its head into the same TLS record (moved chains would each make a record
+        // and a `write` of their own). The spool is then done with, and the worker keeps it for the next one.
+        if upstream.isTLS, spool.length <= Spool.smallBytes, spool.copyOut({ upstream.write($0) }) {
+            exchange.spool = nil
+            worker.spareSpool = spool
+            requestQueued(exchange, upstream)
+            return
+        }
         if upstream.connected {
             upstream.setTimeouts(read: nil, write: exchange.responseTimeout)
         }
@@ -56,11 +90,6 @@ extension ClientConnection {
     func continueSpool(_ exchange: Exchange, _ upstream: UpstreamConnection) {
         guard let spool = exchange.spool, !exchange.requestDone, exchange.responseStatus == nil else { return }
         let buffers = settings.buffers
-        if upstream.isTLS, spool.length <= Spool.copiedBytes, spool.copyOut({ upstream.write($0) }) {
-            upstream.setWriteWatermark(low: 0)
-            requestQueued(exchange, upstream)
-            return
-        }
         do {
             let done = try spool.send(
                 to: upstream.output, sendfile: !upstream.isTLS, highWater: buffers.writeHighWater,
@@ -76,7 +105,7 @@ extension ClientConnection {
 
     /// An idle pooled connection to the route's upstream, or a new one; nil when none can be made.
     private func openUpstream(_ exchange: Exchange) -> UpstreamConnection? {
-        guard let upstreamSettings = settings.upstreams[exchange.route.upstream],
+        guard let upstreamSettings = exchange.routeUpstream?.settings ?? settings.upstreams[exchange.route.upstream],
             let upstream = worker.pool.take(upstreamSettings.name)
                 ?? UpstreamConnection(
                     loop: worker.loop, settings: upstreamSettings, generation: settings.generation,

@@ -34,6 +34,8 @@ final class Exchange {
     var upstream: UpstreamConnection?
     /// `forward: spool`: the body is held here until it passed, and the upstream is opened only then.
     var spool: Spool?
+    /// The route's upstream settings, as the worker had them when the head arrived.
+    var routeUpstream: RouteUpstream?
     /// Where body bytes go while the body is read.
     var bodySink: (any BodySink)? { spool ?? upstream }
     var responseParser = ResponseHeadParser()

@@ -58,6 +58,9 @@ final class SocketReader {
         setReading(on)
     }
 
+    /// Bytes received on the socket and not read yet (`FIONREAD`; 0 on an error).
+    var waitingBytes: Int { max(0, Int(cshim_readable_bytes(descriptor))) }
+
     /// Re-applies the watermark after the owner consumed input.
     func refresh() {
         setReading(wanted)

@@ -63,14 +63,14 @@ package enum UpstreamRequestHead {
             case .rewritten(let contentType, let length):
                 appendLine(into: &buffer, prefix: "Content-Type: ", value: contentType)
                 if let length {
-                    appendLine(into: &buffer, prefix: "Content-Length: ", value: String(length))
+                    appendLength(into: &buffer, length)
                 } else {
                     buffer.appendLiteral("Transfer-Encoding: chunked\r\n")
                 }
             case .relayed(let chunked):
                 if chunked { buffer.appendLiteral("Transfer-Encoding: chunked\r\n") }
             case .spooled(let length):
-                appendLine(into: &buffer, prefix: "Content-Length: ", value: String(length))
+                appendLength(into: &buffer, length)
             }
         }
     }
@@ -93,6 +93,13 @@ package enum UpstreamRequestHead {
     private static func appendLine(into buffer: inout [UInt8], prefix: StaticString, value: String) {
         buffer.appendLiteral(prefix)
         buffer.appendUTF8(value)
+        buffer.appendLiteral("\r\n")
+    }
+
+    /// Appends `Content-Length: length CRLF`.
+    private static func appendLength(into buffer: inout [UInt8], _ length: Int64) {
+        buffer.appendLiteral("Content-Length: ")
+        buffer.appendDecimal(length)
         buffer.appendLiteral("\r\n")
     }
 

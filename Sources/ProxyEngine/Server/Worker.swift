@@ -16,6 +16,8 @@ final class Worker: @unchecked Sendable {
     private(set) var routeUpstreams: [RouteUpstream?]
     let events: EngineEvents
     let pool = UpstreamPool()
+    /// A spool whose small body was sent from memory, kept for the next request that spools one.
+    var spareSpool: Spool?
     /// Where request and response heads are written before they are copied to an output buffer.
     private var headBuffer: [UInt8] = []
     /// Metric handles resolved from `settings` (per route and upstream); rebuilt with it on reload (the

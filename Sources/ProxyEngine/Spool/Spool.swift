@@ -13,19 +13,26 @@ import Glibc
 /// memory, whatever the body size; `limits.body_bytes` bounds the file (the body plus the re-encoding
 /// overhead).
 ///
+/// A small body (at most ``smallBytes``, and within `memoryLimit`) is held in one allocation instead (``SpoolBytes``), which a
+/// worker reuses for the next one (``reuse(memoryLimit:stagingBytes:directory:)``): the bodies of small forms,
+/// spooled on `forward: spool` routes and, on `forward: stream` routes, when they arrived whole with their head
+/// (`buffer_small_bodies`), cost no allocation of their own.
+///
 /// Owns its evbuffer and its file, and frees both in ``close()`` (or `deinit`): the file has no name, so
 /// closing it is deleting it. The owner closes the spool when its request ends, on every path. The one
 /// other holder of the file is a `sendfile` segment in a plain upstream's output (see
 /// ``send(to:sendfile:highWater:slice:)``), which libevent closes once its bytes were sent or the
 /// connection's buffers are freed.
 final class Spool {
-    /// The largest body ``copyOut(_:)`` is used for: a few TLS records' worth.
-    static let copiedBytes = 64 * 1024
-    private let memoryLimit: Int
+    /// The largest body held in ``small`` (a few TLS records' worth), copied after its head by ``copyOut(_:)``.
+    static let smallBytes = 64 * 1024
+    private var memoryLimit: Int
     /// The staging size of a spilled spool: file writes happen in pieces of about this size.
-    private let stagingBytes: Int
-    private let directory: String
-    /// The body (before it spilled) or the bytes not yet written to the file.
+    private var stagingBytes: Int
+    private var directory: String
+    /// A small body, while it fits ``smallBytes`` and `memoryLimit` and nothing went to `buffer`.
+    private var small = SpoolBytes()
+    /// The body (before it spilled, once it outgrew ``small``) or the bytes not yet written to the file.
     private var buffer: OpaquePointer?
     private var coalescing = CoalescingOutput()
     private(set) var file: SpoolFile?
@@ -56,11 +63,29 @@ final class Spool {
     var isSpilled: Bool { file != nil }
 
     /// Bytes held in memory.
-    var memoryBytes: Int { buffer.map(EvBuffer.length) ?? 0 }
+    var memoryBytes: Int { small.count + (buffer.map(EvBuffer.length) ?? 0) }
+
+    /// Whether `count` more bytes keep the body in ``small``.
+    private func fitsSmall(_ count: Int) -> Bool {
+        file == nil && small.count + count <= min(memoryLimit, Self.smallBytes) && buffer.map(EvBuffer.length) == 0
+    }
+
+    /// Moves ``small`` into the evbuffer (the body outgrew it).
+    private func flushSmall(into buffer: OpaquePointer) {
+        guard !small.isEmpty else { return }
+        coalescing.add(buffer, small.bytes)
+        small.removeAll(keeping: 2 * Self.smallBytes)
+    }
 
     /// Appends body bytes (copied). A failure is kept in ``failure``.
     func write(_ bytes: UnsafeRawBufferPointer) {
         guard failure == nil, let buffer, !bytes.isEmpty else { return }
+        if fitsSmall(bytes.count) {
+            small.append(bytes)
+            length += Int64(bytes.count)
+            return
+        }
+        flushSmall(into: buffer)
         coalescing.add(buffer, bytes)
         length += Int64(bytes.count)
         do {
@@ -74,6 +99,15 @@ final class Spool {
         } catch {
             failure = error
         }
+    }
+
+    /// Appends `count` bytes that `fill` writes into one region (``BodySink``), while the body stays small (see
+    /// ``smallBytes``); false, with nothing written, otherwise (``write(_:)`` then takes the pieces).
+    func gather(count: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Void) -> Bool {
+        guard failure == nil, buffer != nil, fitsSmall(count) else { return false }
+        small.append(count: count, fill)
+        length += Int64(count)
+        return true
     }
 
     /// The body is complete: writes what is staged to the file.
@@ -106,6 +140,7 @@ final class Spool {
     func send(to output: OpaquePointer, sendfile: Bool, highWater: Int, slice: Int) throws(SpoolError) -> Bool {
         guard let buffer else { throw SpoolError(.send, EBADF) }
         guard let file else {
+            flushSmall(into: buffer)
             if slice < CoalescingOutput.chainSize {
                 // A rate-limited TLS upstream: chains no larger than a slice (see CoalescingOutput).
                 var writer = CoalescingOutput()
@@ -164,11 +199,30 @@ final class Spool {
     /// (and a `write`) of their own. Returns false, doing nothing, for a spilled spool.
     func copyOut(_ write: (UnsafeRawBufferPointer) -> Void) -> Bool {
         guard file == nil, let buffer else { return false }
+        if !small.isEmpty {
+            write(small.bytes)
+            small.removeAll(keeping: 2 * Self.smallBytes)
+        }
         while let chain = EvBuffer.firstChain(buffer) {
             write(chain)
             EvBuffer.drain(buffer, chain.count)
         }
         sent = length
+        return true
+    }
+
+    /// Readies a spool whose body was sent whole from memory for the next request, with that request's settings;
+    /// false (the caller drops it) for one that failed, spilled or was closed.
+    func reuse(memoryLimit: Int, stagingBytes: Int, directory: String) -> Bool {
+        guard failure == nil, file == nil, let buffer, sent == length else { return false }
+        EvBuffer.drain(buffer, EvBuffer.length(buffer))
+        small.removeAll(keeping: 2 * Self.smallBytes)
+        coalescing.forget()
+        length = 0
+        sent = 0
+        self.memoryLimit = max(0, memoryLimit)
+        self.stagingBytes = max(1, stagingBytes)
+        self.directory = directory
         return true
     }
 
@@ -178,6 +232,7 @@ final class Spool {
             evbuffer_free(buffer)
             self.buffer = nil
         }
+        small.removeAll(keeping: 0)
         file?.close()
         file = nil
     }

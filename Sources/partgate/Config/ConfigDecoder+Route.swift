@@ -8,7 +8,7 @@ extension ConfigDecoder {
     static let routeKeys = [
         "name", "match", "upstream", "forward", "multipart", "spool_memory", "report_only", "audit", "strict",
         "default",
-        "other_bodies", "charsets", "unsafe_filenames", "limits", "rules", "max_upstream_rate",
+        "other_bodies", "charsets", "unsafe_filenames", "limits", "rules", "max_upstream_rate", "buffer_small_bodies",
     ]
 
     /// Methods whose upper-case spelling is suggested when written in lower case.
@@ -64,6 +64,7 @@ extension ConfigDecoder {
         let multipart = read("multipart") { choice($0, $1, RouteConfiguration.MultipartMode.self) }
         let spoolMemory = read("spool_memory") { size($0, $1) }
         let maxUpstreamRate = read("max_upstream_rate") { rate($0, $1) }
+        let bufferSmallBodies = read("buffer_small_bodies") { size($0, $1, minimum: 0) }
         let reportOnly = read("report_only", bool)
         let audit = read("audit", bool)
         let strictness = read("strict", decodeStrictness)
@@ -89,7 +90,7 @@ extension ConfigDecoder {
 
         guard !failed, let name, let upstream, let match, let forward, let multipart, let spoolMemory,
             let reportOnly, let audit, let strictness, let defaultAction, let otherBodies, let charsets, let unsafeFilenames,
-            let overrides, let rules, let maxUpstreamRate
+            let overrides, let rules, let maxUpstreamRate, let bufferSmallBodies
         else {
             return (nil, placedName)
         }
@@ -111,6 +112,7 @@ extension ConfigDecoder {
             rules: rules ?? []
         )
         route.maxUpstreamRate = maxUpstreamRate
+        route.bufferSmallBodies = bufferSmallBodies ?? RouteConfiguration.defaultBufferSmallBodies
         return (route, placedName)
     }
 

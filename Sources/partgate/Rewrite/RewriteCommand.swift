@@ -15,7 +15,9 @@ struct RewriteCommand: ParsableCommand {
             over a raw HTTP/1.1 request in FILE (Content-Length or chunked body) and prints the upstream \
             request, head and body, to standard output; a refused request prints the problem+json response \
             the client would get instead. A re-encoded body is framed as the route's forward mode sends it \
-            (stream: chunked, spool: Content-Length) unless --framing says otherwise; chunk sizes follow this \
+            (spool: Content-Length; stream: Content-Length for a Content-Length body up to the route's \
+            buffer_small_bodies, which the proxy sends whole when it arrived with its head, else chunked) \
+            unless --framing says otherwise; chunk sizes follow this \
             tool's 64 KiB reads, not the proxy's network reads. Other bodies keep their framing. FILE is \
             read twice, in bounded memory: a first pass decides and measures, a second one prints. \
             Audit records (routes with audit: true, or --audit) go to standard error as JSON lines, and so \

@@ -156,7 +156,7 @@ struct RewritePass {
                 parser: parser, route: route!, digests: settings.audit || route!.audit, boundary: settings.boundary,
                 uuid: settings.uuids.make)
             self.rewriter = rewriter
-            let chunked = settings.framing(for: route!) == .chunked
+            let chunked = settings.framing(for: route!, body: checked.framing.body) == .chunked
             upstreamBody = .rewritten(contentType: rewriter.contentType, length: chunked ? nil : knownLength ?? 0)
         }
         phase = .body(BodyDecoder(framing: checked.framing.body))

@@ -25,9 +25,14 @@ struct RewriteSettings {
     /// `{uuid}` values, the same in both passes.
     var uuids: UUIDTape
 
-    /// The framing of a re-encoded body on `route`: `--framing`, else chunked for `forward: stream` and
-    /// `Content-Length` for `forward: spool`.
-    func framing(for route: RouteConfiguration) -> RewriteFraming {
-        framing ?? (route.forward == .spool ? .contentLength : .chunked)
+    /// The framing of a re-encoded body on `route`: `--framing`, else as the proxy sends it: `Content-Length`
+    /// for `forward: spool`, and for `forward: stream` when the request has a Content-Length of at most
+    /// `buffer_small_bodies` (the proxy sends such a body whole when it arrived with its head, as a captured
+    /// request's does); chunked otherwise.
+    func framing(for route: RouteConfiguration, body: BodyFraming) -> RewriteFraming {
+        if let framing { return framing }
+        if route.forward == .spool { return .contentLength }
+        if case .contentLength(let length) = body, length > 0, length <= route.bufferSmallBodies { return .contentLength }
+        return .chunked
     }
 }

@@ -42,8 +42,17 @@ struct RewriteGatewayTests {
         #expect(result.stderr.isEmpty)  // no audit: the route does not ask for it
     }
 
-    @Test func streamsTheSameBodyChunkedByDefault() throws {
+    /// A stream route sends a small Content-Length body whole, with its length (`buffer_small_bodies`), as it
+    /// does when the body arrived with its head, which a captured request's did.
+    @Test func framesASmallBodyWithItsLengthByDefault() throws {
         let result = try RawRequest.rewrite(Self.upload(), config: Self.config, ["--boundary", "golden"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout == Self.goldenHead + "Content-Length: 188\r\n\r\n" + Self.goldenBody)
+    }
+
+    @Test func streamsTheSameBodyChunked() throws {
+        let result = try RawRequest.rewrite(
+            Self.upload(), config: Self.config, ["--boundary", "golden", "--framing", "chunked"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.hasPrefix(Self.goldenHead + "Transfer-Encoding: chunked\r\n\r\n"))
         let upstream = try PrintedMessage(result.stdoutBytes)

@@ -33,7 +33,8 @@ struct RewritePolicyImagesTests {
         let upstream = try PrintedMessage(result.stdoutBytes)
         #expect(upstream.startLine == "POST /avatars HTTP/1.1")
         #expect(upstream.field("content-type") == "multipart/form-data; boundary=fixed-boundary")
-        #expect(upstream.chunkSizes != nil && upstream.field("content-length") == nil)  // forward: stream
+        // forward: stream, and the captured body is under buffer_small_bodies: sent whole with its length.
+        #expect(upstream.chunkSizes == nil && upstream.field("content-length") == String(upstream.body.count))
         let parts = try upstream.parts()
         #expect(parts.count == 1)
         let avatar = try #require(parts.first)
