@@ -93,12 +93,9 @@ struct ProxySpoolTests {
         defer { proxy.shutdown() }
         let body = SpoolRequests.form(fileBytes: 200_000)
         let request = SpoolRequests.upload(body, extra: "Expect: 100-continue\r\n")
-        let headEnd = request.count - body.count
-        let client = try TestHTTPClient(port: proxy.port)
-        client.send(Array(request[..<headEnd]))
-        #expect(client.readInterimResponse() == 100)
-        client.send(Array(request[headEnd...]))
-        #expect(client.readResponse()?.status == 200)
+        let (interim, response) = try proxy.sendAfterContinue(request, bodyCount: body.count)
+        #expect(interim == 100)
+        #expect(response?.status == 200)
         let record = try #require(proxy.recorder.records.first)
         #expect(record.field("expect") == nil)
         #expect(record.field("content-length") == String(record.bodyBytes))

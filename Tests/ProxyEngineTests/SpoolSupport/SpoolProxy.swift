@@ -46,6 +46,17 @@ final class SpoolProxy {
 
     deinit { shutdown() }
 
+    /// Sends the head of `request` (an `Expect: 100-continue` request whose last `bodyCount` bytes are its body) on
+    /// a new connection, reads the interim response, then sends the body and reads the response.
+    func sendAfterContinue(_ request: [UInt8], bodyCount: Int) throws -> (interim: Int?, response: TestHTTPClient.Response?) {
+        let client = try TestHTTPClient(port: port)
+        let headEnd = request.count - bodyCount
+        client.send(Array(request[..<headEnd]))
+        let interim = client.readInterimResponse()
+        client.send(Array(request[headEnd...]))
+        return (interim, client.readResponse())
+    }
+
     /// Sends `request` on a new connection and reads the response.
     func send(_ request: [UInt8]) throws -> TestHTTPClient.Response? {
         let client = try TestHTTPClient(port: port)
