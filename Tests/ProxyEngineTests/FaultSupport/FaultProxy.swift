@@ -81,9 +81,13 @@ final class FaultProxy {
             name: "up", address: SocketAddress("127.0.0.1:\(upstreamPort)")!, serverName: "localhost",
             tls: variant.tls ? try TLSFixture.shared.clientContext() : nil, connectTimeout: connectTimeout,
             responseTimeout: responseTimeout)
+        var route = SpoolRequests.route(variant.forward, spoolMemory: 64 * 1024, upstream: "up")
+        // The stream variant streams every body, small ones included: a small body that arrived whole takes the
+        // spool variant's path (buffer_small_bodies), which that variant covers.
+        if variant.forward == .stream { route.bufferSmallBodies = 0 }
         let settings = EngineSettings(
             listeners: [ListenerSettings(address: SocketAddress("127.0.0.1:0")!)], upstreams: ["up": upstream],
-            routes: [SpoolRequests.route(variant.forward, spoolMemory: 64 * 1024, upstream: "up")],
+            routes: [route],
             headerTimeout: headerTimeout, spoolDirectory: directory.path)
         proxy = ProxyServer(settings: settings, events: log.events)
         port = try proxy.start()[0].port
