@@ -13,8 +13,8 @@ protocol UpstreamDelegate: AnyObject {
 }
 
 /// One connection to an upstream: a plain or OpenSSL bufferevent created with `fd = -1` so libevent makes
-/// the socket on connect. It owns itself while open (released in ``close()``); the exchange using it is a
-/// weak delegate, and an idle pooled connection has none.
+/// the socket on connect. It owns itself while open (released in ``close()``); the client using it is its
+/// delegate, and an idle pooled connection has none.
 final class UpstreamConnection: LoopResource {
     let settings: UpstreamSettings
     /// The ``EngineSettings/generation`` `settings` came from (0: unknown): while the worker still serves that
@@ -26,9 +26,14 @@ final class UpstreamConnection: LoopResource {
     private(set) var bev: OpaquePointer?
     private var ssl: OpaquePointer?
     private var selfRef: Unmanaged<UpstreamConnection>?
-    weak var delegate: (any UpstreamDelegate)?
-    /// The pool holding this connection while it is idle; told when the connection closes there.
-    weak var idlePool: UpstreamPool?
+    /// The client using the connection. A strong reference, cleared when the connection closes (``close()``) or
+    /// goes back to its pool (``UpstreamPool/put(_:)``): the client holds the connection while it uses it, and
+    /// that cycle ends with the exchange. (A `weak` one gave every client a side table: each retain and release of
+    /// it took the runtime's slow path, ~500 instructions per small request.)
+    var delegate: (any UpstreamDelegate)?
+    /// The pool holding this connection while it is idle; told when the connection closes there. Strong, like
+    /// ``delegate``: cleared when the connection leaves the pool (taken, removed) or closes.
+    var idlePool: UpstreamPool?
     private(set) var connected = false
     /// Requests this connection carried (for logs and reuse tests).
     var requests = 0
@@ -255,6 +260,7 @@ final class UpstreamConnection: LoopResource {
         self.bev = nil
         ssl = nil
         delegate = nil
+        idlePool = nil
         loop.unregister(self)
         let ref = selfRef
         selfRef = nil
