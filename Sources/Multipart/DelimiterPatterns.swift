@@ -1,34 +1,39 @@
-/// The three byte patterns the parser searches for, in one immutable allocation so the hot loops read
-/// them through plain pointers: `--B` (the first delimiter), `CRLF--B`, and `LF--B`.
-final class DelimiterPatterns: @unchecked Sendable {
-    // @unchecked Sendable: the storage is written once in init and only read afterwards.
-    private let storage: UnsafeMutablePointer<UInt8>
-    /// `--` boundary.
-    let dashBoundary: UnsafePointer<UInt8>
-    /// CR LF `--` boundary.
-    let crlfDelimiter: UnsafePointer<UInt8>
-    /// LF `--` boundary.
-    let lfDelimiter: UnsafePointer<UInt8>
-    /// Length of `--B`; the CRLF pattern is 2 longer, the LF one 1 longer.
-    let dashLength: Int
+/// The three byte patterns the parser searches for, so the hot loops read them through plain pointers: `--B`
+/// (the first delimiter), `CRLF--B`, and `LF--B`, overlapping in one run of bytes `CR LF - - B`.
+///
+/// One allocation per body: the bytes lie in the tail of a `ManagedBuffer` (whose header is their count). A class
+/// with an `UnsafeMutablePointer.allocate`d array was two, and the runtime serves that call's default alignment with
+/// `posix_memalign`, at about three times the cost of `malloc`.
+struct DelimiterPatterns: @unchecked Sendable {
+    // @unchecked Sendable: the bytes are written once in `make` and only read afterwards.
+    private let buffer: ManagedBuffer<Int, UInt8>
 
-    init(_ boundary: Boundary) {
-        // Written straight into the storage (a concatenated array first was one more allocation per body).
+    private init(buffer: ManagedBuffer<Int, UInt8>) { self.buffer = buffer }
+
+    /// The patterns for `boundary`.
+    static func make(_ boundary: Boundary) -> DelimiterPatterns {
         let count = boundary.bytes.count + 4
-        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
-        storage[0] = 13
-        storage[1] = 10
-        storage[2] = UInt8(ascii: "-")
-        storage[3] = UInt8(ascii: "-")
-        boundary.bytes.withUnsafeBufferPointer { (storage + 4).initialize(from: $0.baseAddress!, count: $0.count) }
-        self.storage = storage
-        crlfDelimiter = UnsafePointer(storage)
-        lfDelimiter = UnsafePointer(storage + 1)
-        dashBoundary = UnsafePointer(storage + 2)
-        dashLength = count - 2
+        let buffer = ManagedBuffer<Int, UInt8>.create(minimumCapacity: count) { _ in count }
+        buffer.withUnsafeMutablePointerToElements { storage in
+            storage[0] = 13
+            storage[1] = 10
+            storage[2] = UInt8(ascii: "-")
+            storage[3] = UInt8(ascii: "-")
+            boundary.bytes.withUnsafeBufferPointer { (storage + 4).initialize(from: $0.baseAddress!, count: $0.count) }
+        }
+        return DelimiterPatterns(buffer: buffer)
     }
 
-    deinit {
-        storage.deallocate()
-    }
+    /// The first byte of the run; valid while the buffer lives (the parser holds it for the body's length).
+    @inline(__always)
+    private var start: UnsafePointer<UInt8> { UnsafePointer(buffer.withUnsafeMutablePointerToElements { $0 }) }
+
+    /// CR LF `--` boundary.
+    var crlfDelimiter: UnsafePointer<UInt8> { start }
+    /// LF `--` boundary.
+    var lfDelimiter: UnsafePointer<UInt8> { start + 1 }
+    /// `--` boundary.
+    var dashBoundary: UnsafePointer<UInt8> { start + 2 }
+    /// Length of `--B`; the CRLF pattern is 2 longer, the LF one 1 longer.
+    var dashLength: Int { buffer.header - 2 }
 }

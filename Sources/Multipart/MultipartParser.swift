@@ -83,7 +83,7 @@ public struct MultipartParser: Sendable {
     ///   - limits: size and count limits.
     ///   - strictness: the action for each strict flag.
     public init(boundary: Boundary, limits: MultipartLimits = MultipartLimits(), strictness: Strictness = Strictness()) {
-        patterns = DelimiterPatterns(boundary)
+        patterns = DelimiterPatterns.make(boundary)
         self.limits = limits
         self.head = HeadBuffer(capacityLimit: limits.partHeaderBytes)
         self.actions = ParserActions(strictness)
