@@ -67,10 +67,14 @@ package enum KnownFieldName: Int, CaseIterable, Sendable {
 }
 
 /// Where the known names sit in a field list: the first entry of each, and which appear more than once.
+///
+/// The first entries are a tuple, not a `SIMD8<Int32>`: a SIMD field gives every object holding the index
+/// (an exchange holds two heads) 16-byte alignment, which the Swift runtime serves with `posix_memalign`
+/// (~4× a `malloc`) on every allocation of it.
 struct KnownFieldIndex: Sendable {
     private var present: UInt8 = 0
     private var repeated: UInt8 = 0
-    private var first = SIMD8<Int32>.zero
+    private var first: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0, 0, 0, 0)
 
     /// What a lookup found.
     enum Lookup {
@@ -88,7 +92,9 @@ struct KnownFieldIndex: Sendable {
             repeated |= bit
         } else {
             present |= bit
-            first[name.rawValue] = Int32(entry)
+            withUnsafeMutableBytes(of: &first) {
+                $0.storeBytes(of: Int32(entry), toByteOffset: name.rawValue &* 4, as: Int32.self)
+            }
         }
     }
 
@@ -96,6 +102,6 @@ struct KnownFieldIndex: Sendable {
         let bit = UInt8(1) << UInt8(name.rawValue)
         if present & bit == 0 { return .none }
         if repeated & bit != 0 { return .several }
-        return .one(Int(first[name.rawValue]))
+        return .one(Int(withUnsafeBytes(of: first) { $0.load(fromByteOffset: name.rawValue &* 4, as: Int32.self) }))
     }
 }
