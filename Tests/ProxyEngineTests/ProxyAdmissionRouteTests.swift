@@ -71,6 +71,24 @@ struct ProxyAdmissionRouteTests {
         #expect(refusals.values.count == 1)
     }
 
+    /// Access lines go to ``EngineEvents/onAccess`` unless the events say none are wanted (a log level above
+    /// info); the request is served the same either way.
+    @Test(arguments: [true, false])
+    func accessIsReportedOnlyWhenWanted(wanted: Bool) throws {
+        let lines = Collected<String>()
+        var events = EngineEvents(onAccess: { method, target, status, route in
+            lines.add("\(method) \(target) \(status) \(route)")
+        })
+        events.reportsAccess = wanted
+        let harness = try ProxyHarness(route: Self.route(reportOnly: false), events: events)
+        defer { harness.shutdown() }
+        let body = ProxyHarness.multipart("b0undary", [(name: "a", filename: nil, type: nil, data: Array("1".utf8))])
+        let response = try Self.send(harness, ProxyHarness.request(body, boundary: "b0undary", path: "/api?q=1"))
+        #expect(response?.status == 200)
+        #expect(harness.recorder.records.count == 1)
+        #expect(lines.values == (wanted ? ["POST /api?q=1 200 policy"] : []))
+    }
+
     @Test func reportOnlyRoutesStillRefuseLookalikeFieldNames() throws {
         let refusals = Collected<ReportOnlyRefusal>()
         let harness = try ProxyHarness(

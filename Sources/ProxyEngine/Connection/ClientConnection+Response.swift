@@ -175,7 +175,9 @@ extension ClientConnection: UpstreamDelegate {
         }
         exchange.responseStarted = true
         exchange.responseDecoder = BodyDecoder(framing: framing.body)
-        worker.access(exchange.head.method, exchange.head.target.string, head.status, exchange.route.name)
+        if worker.events.reportsAccess {
+            worker.access(exchange.head.method, exchange.head.target.string, head.status, exchange.route.name)
+        }
         return true
     }
 

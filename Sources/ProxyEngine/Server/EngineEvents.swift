@@ -17,6 +17,9 @@ public struct EngineEvents: Sendable {
     /// route, with its newline) to the worker's batch, which the worker writes to standard output in one
     /// `write` once the loop's current callbacks end (``AccessLineBatch``).
     public var appendAccessLine: (@Sendable (String, String, Int, String, inout [UInt8]) -> Void)?
+    /// Whether access lines are wanted at all. False (a log level above info) spares each response the call to
+    /// ``onAccess`` and the target's text made for it.
+    public var reportsAccess = true
 
     public init(
         onLog: @escaping @Sendable (String) -> Void = { _ in },

@@ -63,6 +63,7 @@ struct ServerLog: Sendable {
             },
             onAudit: { record, route, request in self.audit(record, route: route, request: request) },
             onWouldRefuse: { refusal in self.logger.info("would_refuse", metadata: Self.wouldRefuseFields(refusal)) })
+        events.reportsAccess = logger.logLevel <= .info
         if Self.logsJSON, logger.logLevel <= .info {
             events.appendAccessLine = { method, target, status, route, bytes in
                 JSONLogHandler.appendAccessLine(method: method, target: target, status: status, route: route,

@@ -34,3 +34,12 @@ struct AccessLineTests {
         #expect(object["status"] as? Int == status)
     }
 }
+
+/// Above level info no access line is written, and the engine is told not to report one.
+@Suite("Access reporting by log level")
+struct AccessReportingTests {
+    @Test(arguments: [(Logger.Level.debug, true), (.info, true), (.notice, false), (.warning, false), (.error, false)])
+    func reportsAccessOnlyAtInfoOrBelow(level: Logger.Level, reports: Bool) {
+        #expect(ServerLog(level: level, json: true).events.reportsAccess == reports)
+    }
+}
