@@ -46,7 +46,7 @@ public final class TLSClientContext: @unchecked Sendable {
         self.sessions = TLSSessionCache(capacity: maximumCachedSessions)
         self.verifiesPeer = verify
         // From here on, a throw runs deinit, which frees the context.
-        try TLSContextDefaults.apply(to: context, releasingBuffers: false)
+        try TLSContextDefaults.apply(to: context)
         guard SSL_CTX_set_ciphersuites(context, TLSContextDefaults.clientCipherSuites) == 1 else {
             throw TLSError.openSSL(.context, "cannot set the TLS 1.3 cipher suites")
         }

@@ -42,7 +42,7 @@ public final class TLSServerContext: @unchecked Sendable {
             throw TLSError.openSSL(.context, "cannot create a TLS server context")
         }
         self.context = context  // from here on, a throw runs deinit, which frees the context
-        try TLSContextDefaults.apply(to: context, releasingBuffers: true)
+        try TLSContextDefaults.apply(to: context)
         SSL_CTX_set_alpn_select_cb(context, selectHTTP1, nil)
         _ = cshim_SSL_CTX_set_session_cache_mode(context, Int(SSL_SESS_CACHE_SERVER))
         _ = cshim_SSL_CTX_sess_set_cache_size(context, max(sessionCacheSize, 1))
