@@ -13,7 +13,7 @@ PIP_PACKAGES  = dockerfile-parse==2.0.1 kubernetes-validate==1.37.0
 PROOF_APT_PACKAGES = nodejs node-formidable chromium chromium-driver python3-venv curl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps proof-deps build build-debug run test test-asan proof load fuzz fuzz-replay bench bench-rss bench-parser clean
+.PHONY: all deps proof-deps build build-debug run test test-asan proof load fuzz fuzz-replay bench bench-rss bench-instructions bench-parser clean
 
 all: build
 
@@ -86,6 +86,10 @@ bench: deps
 ## bench-rss: peak RSS of partgate, nginx and HAProxy for 1 MiB, 1 GiB and 4 GiB uploads.
 bench-rss: deps
 	scripts/bench-rss.sh
+
+## bench-instructions: instructions per small proxied request under callgrind (CACHE=1: simulated cache misses too).
+bench-instructions: build
+	scripts/callgrind-request.sh
 
 ## bench-parser: partgate's parser vs vapor/multipart-kit 4.7.1 (GB/s, parts/s, instructions per part).
 bench-parser: deps
