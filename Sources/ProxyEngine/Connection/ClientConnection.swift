@@ -174,7 +174,8 @@ final class ClientConnection: LoopResource {
     func arm(_ timeout: LoopTimeout?) {
         guard let timer else { return }
         if let timeout {
-            withUnsafePointer(to: timeout.time) { _ = event_add(timer, $0) }
+            var time = worker.loop.time(for: timeout)
+            _ = event_add(timer, &time)
         } else {
             _ = event_del(timer)
         }

@@ -135,8 +135,8 @@ final class UpstreamConnection: LoopResource {
     /// Sets the read and write inactivity timeouts separately (nil: none).
     func setTimeouts(read: LoopTimeout?, write: LoopTimeout?) {
         guard let bev else { return }
-        var readTime = read?.time ?? timeval()
-        var writeTime = write?.time ?? timeval()
+        var readTime = read.map(loop.time(for:)) ?? timeval()
+        var writeTime = write.map(loop.time(for:)) ?? timeval()
         withUnsafePointer(to: &readTime) { readPointer in
             withUnsafePointer(to: &writeTime) { writePointer in
                 _ = bufferevent_set_timeouts(bev, read == nil ? nil : readPointer, write == nil ? nil : writePointer)
