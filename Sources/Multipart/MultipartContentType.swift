@@ -96,19 +96,37 @@ public struct MultipartContentType: Sendable, Hashable {
 
     /// The canonical header value for a boundary: quoted only when the boundary is not a token.
     public static func headerValue(for boundary: Boundary) -> String {
-        let prefix: StaticString = "multipart/form-data; boundary="
-        let quote: UInt8? = boundary.isToken ? nil : UInt8(ascii: "\"")
-        let count = prefix.utf8CodeUnitCount + boundary.bytes.count + (quote == nil ? 0 : 2)
         // Written into the string's own storage: one allocation, no byte array in between.
-        return String(unsafeUninitializedCapacity: count) { buffer in
-            var at = prefix.withUTF8Buffer { buffer.initialize(fromContentsOf: $0) }
-            if let quote { buffer[at] = quote; at += 1 }
-            at = boundary.bytes.withUnsafeBufferPointer {
-                UnsafeMutableBufferPointer(rebasing: buffer[at...]).initialize(fromContentsOf: $0) + at
-            }
-            if let quote { buffer[at] = quote; at += 1 }
-            return at
+        String(unsafeUninitializedCapacity: headerValueCount(for: boundary)) { write(boundary, into: $0) }
+    }
+
+    /// Appends ``headerValue(for:)``'s bytes to `buffer` (a request head being written), with no string between.
+    public static func appendHeaderValue(for boundary: Boundary, to buffer: inout [UInt8]) {
+        let count = headerValueCount(for: boundary)
+        buffer.reserveCapacity(buffer.count + count)
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: count))
+        buffer.withUnsafeMutableBufferPointer {
+            _ = write(boundary, into: UnsafeMutableBufferPointer(rebasing: $0[start...]))
         }
+    }
+
+    private static let headerValuePrefix: StaticString = "multipart/form-data; boundary="
+
+    private static func headerValueCount(for boundary: Boundary) -> Int {
+        headerValuePrefix.utf8CodeUnitCount + boundary.bytes.count + (boundary.isToken ? 0 : 2)
+    }
+
+    /// Writes the value at the start of `buffer` (at least ``headerValueCount(for:)`` bytes); returns its length.
+    private static func write(_ boundary: Boundary, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let quote: UInt8? = boundary.isToken ? nil : UInt8(ascii: "\"")
+        var at = headerValuePrefix.withUTF8Buffer { buffer.initialize(fromContentsOf: $0) }
+        if let quote { buffer[at] = quote; at += 1 }
+        at = boundary.bytes.withUnsafeBufferPointer {
+            UnsafeMutableBufferPointer(rebasing: buffer[at...]).initialize(fromContentsOf: $0) + at
+        }
+        if let quote { buffer[at] = quote; at += 1 }
+        return at
     }
 
     /// Creates the value for a known boundary.

@@ -164,6 +164,13 @@ extension MultipartContentTypeTests {
         #expect(MultipartContentType.headerValue(for: Boundary("abc")!) == "multipart/form-data; boundary=abc")
         #expect(MultipartContentType.headerValue(for: Boundary("a'b+c_d-e.f")!) == "multipart/form-data; boundary=a'b+c_d-e.f")
         #expect(MultipartContentType.headerValue(for: Boundary("a b")!) == "multipart/form-data; boundary=\"a b\"")
+        // The byte form appends the same value after what the buffer holds.
+        for spelling in ["abc", "a b", String(repeating: "z", count: 70)] {
+            let boundary = Boundary(spelling)!
+            var buffer = Array("Content-Type: ".utf8)
+            MultipartContentType.appendHeaderValue(for: boundary, to: &buffer)
+            #expect(String(decoding: buffer, as: UTF8.self) == "Content-Type: " + MultipartContentType.headerValue(for: boundary))
+        }
         for byte in Self.bchars where byte != UInt8(ascii: " ") {
             let boundary = Boundary([UInt8(ascii: "x"), byte, UInt8(ascii: "y")])!
             let value = MultipartContentType.headerValue(for: boundary)

@@ -77,7 +77,7 @@ import Testing
         var limit = timeval(tv_sec: 2, tv_usec: 0)
         _ = event_base_loopexit(base, &limit)
         _ = event_base_dispatch(base)
-        _ = withExtendedLifetime(fired) {}
+        withExtendedLifetime(fired) {}
         let elapsed = Date().timeIntervalSince(start)
         #expect(fired.order == [1, 2, 0])
         #expect(elapsed >= 0.040, "no timer fired before its 40 ms")

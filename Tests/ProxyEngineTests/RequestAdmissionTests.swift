@@ -1,4 +1,5 @@
 import HTTP1
+import Multipart
 import Policy
 import Testing
 
@@ -85,13 +86,13 @@ struct RequestAdmissionTests {
         let forwarding = "X-Forwarded-For: 192.0.2.1\r\nX-Forwarded-Proto: https\r\nVia: 1.1 a, 1.0 partgate\r\n"
         let spooled = UpstreamRequestHead.make(
             head, client: "192.0.2.1", tls: true,
-            body: .rewritten(contentType: "multipart/form-data; boundary=n", length: 42))
+            body: .rewritten(boundary: Boundary("n")!, length: 42))
         #expect(
             String(decoding: spooled, as: UTF8.self) == common + forwarding
                 + "Content-Type: multipart/form-data; boundary=n\r\nContent-Length: 42\r\n\r\n")
         let streamed = UpstreamRequestHead.make(
             head, client: "192.0.2.1", tls: true,
-            body: .rewritten(contentType: "multipart/form-data; boundary=n", length: nil))
+            body: .rewritten(boundary: Boundary("n")!, length: nil))
         #expect(
             String(decoding: streamed, as: UTF8.self) == common + forwarding
                 + "Content-Type: multipart/form-data; boundary=n\r\nTransfer-Encoding: chunked\r\n\r\n")

@@ -25,8 +25,8 @@ package protocol BodyRewriter: AnyObject {
     /// Calls `body` with the decision of each part completed since the last call and, when the rewriter was made
     /// with `digests` (or the route is report-only), its audit record.
     func drainParts(_ body: (PartDecision, PartAuditRecord?) -> Void)
-    /// The request Content-Type announcing the new boundary.
-    var contentType: String { get }
+    /// The new boundary, which the request's Content-Type announces.
+    var boundary: Boundary { get }
 }
 
 /// The rewriter for a route: SHA-256 digests of the forwarded parts when they are wanted (routes with
@@ -140,7 +140,7 @@ extension PipelineRewriter {
     var outputCount: Int { pipeline.filter.downstream.outputCount }
     var rejection: PolicyRejection? { inPlace { $0.filter.rejection } }
     func drainParts(_ body: (PartDecision, PartAuditRecord?) -> Void) { pipeline.filter.stage.drainParts(body) }
-    var contentType: String { inPlace { $0.filter.downstream.encoder.contentType } }
+    var boundary: Boundary { inPlace { $0.filter.downstream.encoder.boundary } }
 
     /// Reads the pipeline where it lies (through the property's modify accessor): the getter would copy the
     /// whole pipeline, parser and policy stage included, to read one field of it.

@@ -130,7 +130,7 @@ extension ClientConnection {
     func writeUpstreamHead(_ exchange: Exchange, to upstream: UpstreamConnection) {
         let body: UpstreamRequestHead.Body
         if let rewrite = exchange.rewrite {
-            body = .rewritten(contentType: rewrite.contentType, length: exchange.spool?.length)
+            body = .rewritten(boundary: rewrite.boundary, length: exchange.spool?.length)
         } else if let spool = exchange.spool {
             body = .spooled(length: spool.length)
         } else {

@@ -1,4 +1,5 @@
 import HTTP1
+import Multipart
 
 /// The request head as the upstream gets it, shared by ``ClientConnection`` and `partgate rewrite`:
 /// origin-form target, HTTP/1.1, hop-by-hop fields (and every Connection option) removed, Expect removed
@@ -13,7 +14,7 @@ package enum UpstreamRequestHead {
         case spooled(length: Int64)
         /// Re-encoded with a new boundary: `contentType` announces it; sent chunked (`length` nil, stream mode)
         /// or with `Content-Length: length` (spool mode).
-        case rewritten(contentType: String, length: Int64?)
+        case rewritten(boundary: Boundary, length: Int64?)
     }
 
     /// The upstream request head.
@@ -60,8 +61,10 @@ package enum UpstreamRequestHead {
                 }
             }
             switch body {
-            case .rewritten(let contentType, let length):
-                appendLine(into: &buffer, prefix: "Content-Type: ", value: contentType)
+            case .rewritten(let boundary, let length):
+                buffer.appendLiteral("Content-Type: ")
+                MultipartContentType.appendHeaderValue(for: boundary, to: &buffer)
+                buffer.appendLiteral("\r\n")
                 if let length {
                     appendLength(into: &buffer, length)
                 } else {
@@ -86,13 +89,6 @@ package enum UpstreamRequestHead {
             buffer.appendLiteral(", ")
         }
         appendLast(&buffer)
-        buffer.appendLiteral("\r\n")
-    }
-
-    /// Appends `name: value CRLF` (`prefix` is `name: `).
-    private static func appendLine(into buffer: inout [UInt8], prefix: StaticString, value: String) {
-        buffer.appendLiteral(prefix)
-        buffer.appendUTF8(value)
         buffer.appendLiteral("\r\n")
     }
 

@@ -157,7 +157,7 @@ struct RewritePass {
                 uuid: settings.uuids.make)
             self.rewriter = rewriter
             let chunked = settings.framing(for: route!, body: checked.framing.body) == .chunked
-            upstreamBody = .rewritten(contentType: rewriter.contentType, length: chunked ? nil : knownLength ?? 0)
+            upstreamBody = .rewritten(boundary: rewriter.boundary, length: chunked ? nil : knownLength ?? 0)
         }
         phase = .body(BodyDecoder(framing: checked.framing.body))
         let bytes = UpstreamRequestHead.make(head, client: settings.client, tls: settings.clientTLS, body: upstreamBody)
