@@ -92,6 +92,11 @@ static inline struct event *cshim_bufferevent_write_event(struct bufferevent *be
 static inline int cshim_bufferevent_write_now(struct bufferevent *bev) {
     struct event *event = cshim_bufferevent_write_event(bev);
     if (event == NULL) return -1;
+    /* Added before it is made active: event_add skips an event that is active and not yet added, so the add the
+     * bufferevent makes next (its own output callback runs after this one) would be lost. A write that then
+     * blocks would leave bytes in the output with no EPOLLOUT registered, and the connection would stall. Only
+     * a timeout on the event hid this: libevent re-adds a persistent event that has one before running it. */
+    event_add(event, NULL);
     event_active(event, EV_WRITE, 1);
     return 0;
 }

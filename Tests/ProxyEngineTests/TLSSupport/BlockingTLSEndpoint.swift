@@ -53,6 +53,19 @@ final class BlockingTLSEndpoint {
         return .success(String(decoding: received, as: UTF8.self))
     }
 
+    /// Reads until `limit` bytes arrived, the peer closed, or a read failed (a receive timeout, say); the count read.
+    func drain(upTo limit: Int) -> Int {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var total = 0
+        while total < limit {
+            ERR_clear_error()
+            let result = SSL_read(ssl, &buffer, Int32(min(buffer.count, limit - total)))
+            guard result > 0 else { break }
+            total += Int(result)
+        }
+        return total
+    }
+
     /// Waits for the peer's close_notify or EOF (so the peer has read everything first), ignoring errors.
     func awaitClose() {
         var byte: UInt8 = 0

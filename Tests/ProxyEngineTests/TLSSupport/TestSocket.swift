@@ -64,6 +64,13 @@ final class TestSocket: @unchecked Sendable {
         return socket
     }
 
+    /// Makes blocking reads give up after `seconds` (`SO_RCVTIMEO`), so a stalled peer fails a test instead of
+    /// hanging it.
+    func setReceiveTimeout(seconds: Int) {
+        var limit = timeval(tv_sec: seconds, tv_usec: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     private static func make() throws -> TestSocket {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         try check(fd, "socket")
