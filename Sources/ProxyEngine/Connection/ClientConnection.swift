@@ -42,7 +42,10 @@ final class ClientConnection: LoopResource {
     var upstreamPaused = false
     /// No more requests on this connection after the current one.
     var closeAfterExchange = false
-    private var timer: OpaquePointer?
+    /// The one per-connection timer (``LazyTimer``) and the deadline it serves (``CoarseClock`` milliseconds;
+    /// `.max`: none).
+    private var timer: LazyTimer?
+    private var deadline = Int64.max
     private var shutDown = false
     /// A TLS error ended the connection (its session must not be resumed).
     private var tlsFailed = false
@@ -132,11 +135,11 @@ final class ClientConnection: LoopResource {
             outputWatch = evbuffer_add_cb(bufferevent_get_output(bev), clientTLSOutputCB, ref.toOpaque())
             _ = bufferevent_enable(bev, ev(EV_READ | EV_WRITE))
         }
-        timer = event_new(base, -1, 0, { _, _, context in
+        timer = LazyTimer(base: base, context: ref.toOpaque()) { _, _, context in
             withExtendedLifetime(Unmanaged<ClientConnection>.fromOpaque(context!).takeUnretainedValue()) {
-                $0.timerFired()
+                $0.timerExpired()
             }
-        }, ref.toOpaque())
+        }
         worker.loop.register(self)
         worker.connections += 1
         worker.metrics.openConnections.increment()
@@ -170,15 +173,31 @@ final class ClientConnection: LoopResource {
         arm(nil as LoopTimeout?)
     }
 
-    /// ``arm(_:)-(Duration?)`` with the time converted already.
+    /// ``arm(_:)-(Duration?)`` with the time converted already. Moves the deadline; the timer is re-armed only
+    /// when it would otherwise fire after it (``LazyTimer``).
     func arm(_ timeout: LoopTimeout?) {
-        guard let timer else { return }
+        guard timer != nil else { return }
         if let timeout {
-            var time = worker.loop.time(for: timeout)
-            _ = event_add(timer, &time)
+            let now = CoarseClock.now()
+            deadline = now &+ timeout.milliseconds
+            timer!.fire(by: deadline, now: now)
         } else {
-            _ = event_del(timer)
+            deadline = .max
         }
+    }
+
+    /// The timer went off: the deadline passed, moved later (wait for it), or was cleared.
+    private func timerExpired() {
+        guard timer != nil else { return }
+        timer!.fired()
+        guard deadline != .max else { return }
+        let now = CoarseClock.now()
+        guard now >= deadline else {
+            timer!.fire(by: deadline, now: now)
+            return
+        }
+        deadline = .max
+        timerFired()
     }
 
     private func timerFired() {
@@ -343,10 +362,8 @@ final class ClientConnection: LoopResource {
         }
         exchange?.spool?.close()
         exchange = nil
-        if let timer {
-            event_free(timer)
-            self.timer = nil
-        }
+        timer?.free()
+        timer = nil
         reader?.close()
         reader = nil
         if let outputWatch {

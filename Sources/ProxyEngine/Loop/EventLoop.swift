@@ -25,8 +25,6 @@ public final class EventLoop: @unchecked Sendable {
     private let pending = PendingWork()
     /// Objects that must be closed if the loop stops with them still open (P10a).
     private var registry: [ObjectIdentifier: any LoopResource] = [:]
-    /// The base's common timeouts (``CommonTimeouts``).
-    private var commonTimeouts = CommonTimeouts()
 
     /// Creates an event base.
     public init() {
@@ -115,12 +113,6 @@ public final class EventLoop: @unchecked Sendable {
             local.removeAll()
             for work in batch { work() }
         }
-    }
-
-    /// `timeout` as this base's common timeout for its duration: what `event_add` and `bufferevent_set_timeouts`
-    /// should get for events of this loop (``CommonTimeouts``). Call only on the loop thread.
-    func time(for timeout: LoopTimeout) -> timeval {
-        commonTimeouts.time(for: timeout, base: base)
     }
 
     func register(_ resource: any LoopResource) {

@@ -24,7 +24,7 @@ public struct EngineSettings: Sendable {
     public var idleTimeout: Duration {
         didSet { idle = LoopTimeout(idleTimeout) }
     }
-    /// `idleTimeout`, converted for libevent.
+    /// `idleTimeout`, converted for the connection timers (``LoopTimeout``).
     private(set) var idle: LoopTimeout
     /// On SIGTERM, time allowed for in-flight requests before the process exits.
     public var drainTimeout: Duration
@@ -91,7 +91,7 @@ public struct UpstreamSettings: Sendable {
     public var responseTimeout: Duration {
         didSet { response = LoopTimeout(responseTimeout) }
     }
-    /// `responseTimeout`, converted for libevent.
+    /// `responseTimeout`, converted for the connection timers (``LoopTimeout``).
     private(set) var response: LoopTimeout
     /// Idle keep-alive connections kept per worker.
     public var maxIdleConnections: Int

@@ -46,6 +46,17 @@ final class UpstreamConnection: LoopResource {
     /// Whether request bytes are copied into large chains (TLS) rather than moved chain by chain (plain).
     var isTLS: Bool { settings.tls != nil }
 
+    // Inactivity timeouts, kept lazily (``LazyTimer``) instead of as the bufferevent's, which libevent re-arms
+    // after every read and write. Limits and stamps are ``CoarseClock`` milliseconds; a limit of 0 is none.
+    private var timer: LazyTimer?
+    /// Time allowed without a read while reading is on (``setReading(_:)``).
+    private var readLimit: Int64 = 0
+    /// Time allowed without a write while the output holds bytes (or before the connection is up).
+    private var writeLimit: Int64 = 0
+    private var lastRead: Int64 = 0
+    private var lastWrite: Int64 = 0
+    private var readingOn = true
+
     init?(
         loop: EventLoop, settings: UpstreamSettings, generation: Int = 0, buffers: BufferSettings,
         metrics: UpstreamMetrics? = nil
@@ -71,8 +82,9 @@ final class UpstreamConnection: LoopResource {
         let ref = Unmanaged.passRetained(self)
         selfRef = ref
         bufferevent_setcb(bev, upstreamReadCB, upstreamWriteCB, upstreamEventCB, ref.toOpaque())
-        if settings.tls != nil {
-            _ = evbuffer_add_cb(bufferevent_get_output(bev), upstreamOutputCB, ref.toOpaque())
+        _ = evbuffer_add_cb(bufferevent_get_output(bev), upstreamOutputCB, ref.toOpaque())
+        timer = LazyTimer(base: loop.base, context: ref.toOpaque()) { _, _, context in
+            withExtendedLifetime(upstream(context)) { $0.timerExpired() }
         }
         _ = bufferevent_set_max_single_read(bev, buffers.maxSingleIO)
         _ = bufferevent_set_max_single_write(bev, buffers.maxSingleIO)
@@ -132,21 +144,59 @@ final class UpstreamConnection: LoopResource {
         setTimeouts(read: timeout, write: timeout)
     }
 
-    /// Sets the read and write inactivity timeouts separately (nil: none).
+    /// Sets the read and write inactivity timeouts separately (nil: none), each counted from now, as
+    /// `bufferevent_set_timeouts` does. Before the connection is up both run without pause: connect and TLS
+    /// handshake together must finish within the connect timeout.
     func setTimeouts(read: LoopTimeout?, write: LoopTimeout?) {
-        guard let bev else { return }
-        var readTime = read.map(loop.time(for:)) ?? timeval()
-        var writeTime = write.map(loop.time(for:)) ?? timeval()
-        withUnsafePointer(to: &readTime) { readPointer in
-            withUnsafePointer(to: &writeTime) { writePointer in
-                _ = bufferevent_set_timeouts(bev, read == nil ? nil : readPointer, write == nil ? nil : writePointer)
+        guard bev != nil, timer != nil else { return }
+        let now = CoarseClock.now()
+        readLimit = read?.milliseconds ?? 0
+        writeLimit = write?.milliseconds ?? 0
+        lastRead = now
+        lastWrite = now
+        if readLimit > 0 { timer!.fire(by: now &+ readLimit, now: now) }
+        if writeLimit > 0 { timer!.fire(by: now &+ writeLimit, now: now) }
+    }
+
+    /// The timer went off: fail the connection if a limit passed, else wait for the earliest that can. While a
+    /// limit is set the timer stays armed (a paused direction is looked at again one limit later), so stamps
+    /// never need to arm it.
+    private func timerExpired() {
+        guard bev != nil, timer != nil else { return }
+        timer!.fired()
+        let now = CoarseClock.now()
+        var next = Int64.max
+        if readLimit > 0 {
+            if readingOn || !connected {
+                let deadline = lastRead &+ readLimit
+                if now >= deadline { return timedOut() }
+                next = deadline
+            } else {
+                next = now &+ readLimit
             }
         }
+        if writeLimit > 0 {
+            if !connected || evbuffer_get_length(output) > 0 {
+                let deadline = lastWrite &+ writeLimit
+                if now >= deadline { return timedOut() }
+                next = min(next, deadline)
+            } else {
+                next = min(next, now &+ writeLimit)
+            }
+        }
+        if next != .max { timer!.fire(by: next, now: now) }
+    }
+
+    private func timedOut() {
+        if !connected { metrics?.connectFailures.increment() }
+        fail(reason: connected ? "timed out" : "connect timed out", timedOut: true)
     }
 
     /// Stops or resumes reading responses (back-pressure). Never while connecting (P7).
     func setReading(_ on: Bool) {
         guard let bev, connected else { return }
+        if on, !readingOn { lastRead = CoarseClock.now() }
+        readingOn = on
         if on {
             _ = bufferevent_enable(bev, ev(EV_READ))
             readBuffered()
@@ -162,6 +212,7 @@ final class UpstreamConnection: LoopResource {
     }
 
     fileprivate func readable() {
+        lastRead = CoarseClock.now()
         if let delegate {
             delegate.upstreamReadable(self)
             readBuffered()
@@ -185,8 +236,12 @@ final class UpstreamConnection: LoopResource {
     /// Bytes were added to a TLS upstream's empty output: have libevent write them in this loop turn rather than
     /// after the next `epoll_wait` (see `cshim_bufferevent_write_now`). Before the handshake completed the
     /// bufferevent writes on its own schedule.
+    fileprivate func wrote() {
+        lastWrite = CoarseClock.now()
+    }
+
     fileprivate func outputGrew() {
-        guard connected, let bev else { return }
+        guard isTLS, connected, let bev else { return }
         _ = cshim_bufferevent_write_now(bev)
     }
 
@@ -204,8 +259,7 @@ final class UpstreamConnection: LoopResource {
             return
         }
         if flags & Int32(BEV_EVENT_TIMEOUT) != 0 {
-            if !connected { metrics?.connectFailures.increment() }
-            fail(reason: connected ? "timed out" : "connect timed out", timedOut: true)
+            timedOut()  // not set on upstream bufferevents (``timerExpired()``), kept for completeness
         } else if flags & Int32(BEV_EVENT_EOF) != 0 {
             if !connected { metrics?.connectFailures.increment() }
             // Before BEV_EVENT_CONNECTED only a TLS connection can end this way (refused, or closed mid-handshake).
@@ -256,6 +310,8 @@ final class UpstreamConnection: LoopResource {
             _ = bufferevent_set_rate_limit(bev, nil)  // libevent must not keep a pointer to the freed bucket
             rateLimit = nil
         }
+        timer?.free()
+        timer = nil
         bufferevent_free(bev)
         self.bev = nil
         ssl = nil
@@ -280,9 +336,12 @@ private let upstreamWriteCB: bufferevent_data_cb = { _, context in
     withExtendedLifetime(upstream(context)) { $0.drained() }
 }
 private let upstreamOutputCB: evbuffer_cb_func = { _, info, context in
+    guard let info else { return }
+    // Write progress, or bytes to write after none: the write timeout counts from here.
+    if info.pointee.n_deleted > 0 || info.pointee.orig_size == 0 { upstream(context).wrote() }
     // Only when the output was empty: that is when libevent arms the write event. Bytes added later in the
     // same turn are written by the same activation; bytes added to a backed-up output wait for the socket.
-    guard let info, info.pointee.n_added > 0, info.pointee.orig_size == 0 else { return }
+    guard info.pointee.n_added > 0, info.pointee.orig_size == 0 else { return }
     upstream(context).outputGrew()
 }
 private let upstreamEventCB: bufferevent_event_cb = { _, what, context in
