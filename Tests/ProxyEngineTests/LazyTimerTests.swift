@@ -36,35 +36,40 @@ struct LazyTimerTests {
         }
     }
 
-    @Test func aLaterDeadlineLeavesTheEarlierFiring() throws {
+    /// Runs `body` with an owner on a new base; both are freed after.
+    static func withOwner(_ body: (Owner) throws -> Void) throws {
         let base = try #require(event_base_new())
         defer { event_base_free(base) }
         let owner = Owner(base: base)
         defer { owner.timer?.free() }
-        let now = CoarseClock.now()
-        owner.timer!.fire(by: now + 50, now: now)
-        owner.timer!.fire(by: now + 1500, now: now)  // no re-arm: the owner looks again at 50 ms
-        let elapsed = owner.run()
-        #expect(owner.firings == 1)
-        #expect(elapsed >= 0.045 && elapsed < 1.0, "fired after \(elapsed) s")
+        try body(owner)
+    }
+
+    @Test func aLaterDeadlineLeavesTheEarlierFiring() throws {
+        try Self.withOwner { owner in
+            let now = CoarseClock.now()
+            owner.timer!.fire(by: now + 50, now: now)
+            owner.timer!.fire(by: now + 1500, now: now)  // no re-arm: the owner looks again at 50 ms
+            let elapsed = owner.run()
+            #expect(owner.firings == 1)
+            #expect(elapsed >= 0.045 && elapsed < 1.0, "fired after \(elapsed) s")
+        }
     }
 
     @Test func anEarlierDeadlineRearms() throws {
-        let base = try #require(event_base_new())
-        defer { event_base_free(base) }
-        let owner = Owner(base: base)
-        defer { owner.timer?.free() }
-        let now = CoarseClock.now()
-        owner.timer!.fire(by: now + 1500, now: now)
-        owner.timer!.fire(by: now + 40, now: now)
-        let elapsed = owner.run()
-        #expect(owner.firings == 1)
-        #expect(elapsed >= 0.035 && elapsed < 1.0, "fired after \(elapsed) s")
-        // Fired: the next deadline arms it again, however late.
-        let later = CoarseClock.now()
-        owner.timer!.fire(by: later + 30, now: later)
-        #expect(owner.run() < 1.0)
-        #expect(owner.firings == 2)
+        try Self.withOwner { owner in
+            let now = CoarseClock.now()
+            owner.timer!.fire(by: now + 1500, now: now)
+            owner.timer!.fire(by: now + 40, now: now)
+            let elapsed = owner.run()
+            #expect(owner.firings == 1)
+            #expect(elapsed >= 0.035 && elapsed < 1.0, "fired after \(elapsed) s")
+            // Fired: the next deadline arms it again, however late.
+            let later = CoarseClock.now()
+            owner.timer!.fire(by: later + 30, now: later)
+            #expect(owner.run() < 1.0)
+            #expect(owner.firings == 2)
+        }
     }
 
     @Test func limitsCountWholeMillisecondsPlusOneClockTick() {
