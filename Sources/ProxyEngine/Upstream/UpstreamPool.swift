@@ -36,8 +36,7 @@ final class UpstreamPool {
         let name = connection.settings.name
         let slot = slot(name)
         let kept = slot.map { idle[$0].connections.count } ?? 0
-        guard connection.bev != nil, kept < connection.settings.maxIdleConnections, admits(connection),
-            connection.endBatch()
+        guard connection.bev != nil, kept < connection.settings.maxIdleConnections, admits(connection)
         else {
             connection.close()
             return
