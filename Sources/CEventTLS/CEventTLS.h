@@ -15,6 +15,7 @@
 #include <sys/random.h>
 #include <sys/eventfd.h>
 #include <errno.h>
+#include <sys/auxv.h>
 
 #include <openssl/ssl.h>
 #include <openssl/err.h>

@@ -7,8 +7,8 @@ import Testing
 nonisolated(unsafe) private var writtenGlobal = [UInt8](repeating: 1, count: 16)
 
 @Suite struct StartupPagesTests {
-    /// The mappings chosen are read-only file mappings: one holds this process's code (the address of a
-    /// function of the test binary), none holds the heap, the stack or a written global.
+    /// The mappings chosen are read-only file mappings: one holds libc's code, none holds the heap, the stack or a
+    /// written global.
     @Test func choosesCodeAndNeverWritableMemory() {
         let ranges = StartupPages.readOnlyFileMappings()
         #expect(!ranges.isEmpty)
@@ -38,6 +38,85 @@ nonisolated(unsafe) private var writtenGlobal = [UInt8](repeating: 1, count: 16)
         #expect(advised > 0)
         #expect(after < before, "resident \(before) KiB before, \(after) KiB after")
         #expect(strlen("still runs") == 10)
+    }
+
+    /// The executable's sections are found where they lie in memory: `.text` holds a function of the test binary,
+    /// `.rodata` a string literal of it; an unknown name gives nil.
+    @Test func findsTheExecutablesSections() throws {
+        let function: @convention(c) () -> Int32 = { 7 }
+        let code = UInt(bitPattern: unsafeBitCast(function, to: UnsafeRawPointer.self))
+        let text = try #require(ExecutableSection.range(named: ".text"))
+        #expect(text.start <= code && code < text.end)
+        let literal: StaticString = "a constant of the test binary"
+        let constant = UInt(bitPattern: literal.utf8Start)
+        let rodata = try #require(ExecutableSection.range(named: ".rodata"))
+        #expect(rodata.start <= constant && constant < rodata.end)
+        #expect(ExecutableSection.range(named: ".no-such-section") == nil)
+        #expect(ExecutableSection.range(named: ".text", executable: "/nonexistent") == nil)
+    }
+
+    /// In a private, writable file mapping only the resident pages never written are chosen: the pages read are,
+    /// the page written (copied on write) is not. Advising the chosen pages keeps the written
+    /// byte and re-reads the file for the others.
+    @Test func choosesOnlyUnwrittenResidentPagesOfAWritableMapping() throws {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var template = Array("/tmp/partgate-pages-XXXXXX".utf8CString)
+        let fd = mkstemp(&template)
+        try #require(fd >= 0)
+        defer {
+            close(fd)
+            unlink(template)
+        }
+        let contents = [UInt8](repeating: 0x41, count: 4 * page)
+        #expect(write(fd, contents, contents.count) == contents.count)
+        let mapped = try #require(mmap(nil, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0))
+        try #require(mapped != MAP_FAILED)
+        defer { munmap(mapped, 4 * page) }
+        let bytes = mapped.assumingMemoryBound(to: UInt8.self)
+        #expect(bytes[0] == 0x41)  // page 0 read
+        bytes[page] = 0x42  // page 1 written
+        #expect(bytes[3 * page] == 0x41)  // page 3 read; page 2 untouched
+        let base = UInt(bitPattern: mapped)
+        let runs = StartupPages.unwrittenFilePages((base, base + UInt(4 * page)))
+        let chosen = Set(runs.flatMap { Int($0.start - base) / page..<Int($0.end - base) / page })
+        // Page 2 may be chosen too: the kernel maps neighbouring file pages around a fault (fault-around).
+        #expect(chosen.contains(0) && chosen.contains(3) && !chosen.contains(1), "chosen pages \(chosen.sorted())")
+        #expect(chosen.isSubset(of: 0..<4))
+        for run in runs { #expect(madvise(UnsafeMutableRawPointer(bitPattern: run.start), Int(run.end - run.start), MADV_DONTNEED) == 0) }
+        #expect(bytes[page] == 0x42)
+        #expect(bytes[0] == 0x41 && bytes[3 * page] == 0x41)
+    }
+
+    /// A read-only file mapping holding a written page (as RELRO does: relocated, then made read-only) is among
+    /// the chosen mappings, yet `release()` keeps the written page and drops only the file pages.
+    @Test func releaseKeepsTheWrittenPagesOfAReadOnlyMapping() throws {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var template = Array("/tmp/partgate-relro-XXXXXX".utf8CString)
+        let fd = mkstemp(&template)
+        try #require(fd >= 0)
+        defer {
+            close(fd)
+            unlink(template)
+        }
+        let contents = [UInt8](repeating: 0x41, count: 2 * page)
+        #expect(write(fd, contents, contents.count) == contents.count)
+        let mapped = try #require(mmap(nil, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0))
+        try #require(mapped != MAP_FAILED)
+        defer { munmap(mapped, 2 * page) }
+        let bytes = mapped.assumingMemoryBound(to: UInt8.self)
+        bytes[0] = 0x52  // page 0 written ("relocated")
+        #expect(bytes[page] == 0x41)  // page 1 read
+        #expect(mprotect(mapped, 2 * page, PROT_READ) == 0)
+        let base = UInt(bitPattern: mapped)
+        #expect(StartupPages.readOnlyFileMappings().contains { $0.start <= base && base < $0.end })
+        #expect(StartupPages.release() > 0)
+        #expect(bytes[0] == 0x52 && bytes[page] == 0x41)
+    }
+
+    /// After first use a worker releases at its 1st, 2nd, 4th, … 4,096th exchange and never again.
+    @Test func releasesAfterFirstUseAtPowersOfTwo() {
+        let counts = (0...20_000).filter(StartupPages.releases(after:))
+        #expect(counts == (0...12).map { 1 << $0 })
     }
 
     /// The `Rss:` of the given mappings in /proc/self/smaps, summed.

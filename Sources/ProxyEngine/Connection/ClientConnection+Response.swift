@@ -200,6 +200,8 @@ extension ClientConnection: UpstreamDelegate {
             }
         }
         served += 1
+        worker.exchangesCompleted += 1
+        StartupPages.exchangesCompleted(worker.exchangesCompleted)
         if let rewriter = exchange.renewable, rewriter.isRecyclable {
             exchange.renewable = nil
             spareRewriter = rewriter

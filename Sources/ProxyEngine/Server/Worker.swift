@@ -27,6 +27,8 @@ final class Worker: @unchecked Sendable {
     var listeners: [WorkerListener] = []
     /// Open client connections.
     var connections = 0
+    /// Exchanges completed on this worker (see `StartupPages.exchangesCompleted`).
+    var exchangesCompleted = 0
     /// SIGTERM: no new connections, no keep-alive; the loop stops when the last connection closes.
     private(set) var draining = false
     private var drainTimer: OpaquePointer?

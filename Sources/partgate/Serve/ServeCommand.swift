@@ -99,8 +99,10 @@ enum ProxyRunner {
                 readiness.reloaded(upstreams: ReadinessMonitor.upstreams(of: reloaded))
             }
         }
-        // The last start-up step: code run after it would fault its pages back in (see StartupPages).
+        // The last start-up step: code run after it would fault its pages back in (see StartupPages). The workers
+        // release again after their first exchanges.
         StartupPages.release()
+        StartupPages.releaseAfterFirstUse()
         while true {
             let signal = SignalWaiter.next()
             if signal == SIGHUP {
