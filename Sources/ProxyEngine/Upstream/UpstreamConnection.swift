@@ -57,6 +57,11 @@ final class UpstreamConnection: LoopResource {
     private var lastWrite: Int64 = 0
     private var readingOn = true
 
+    /// Records batched into large writes while a large body streams (TLS only, see ``TLSWriteBatch``), and the
+    /// event that waits for the socket when a flush was refused.
+    private var batch = TLSWriteBatch()
+    private var flushEvent: OpaquePointer?
+
     init?(
         loop: EventLoop, settings: UpstreamSettings, generation: Int = 0, buffers: BufferSettings,
         metrics: UpstreamMetrics? = nil
@@ -176,7 +181,7 @@ final class UpstreamConnection: LoopResource {
             }
         }
         if writeLimit > 0 {
-            if !connected || evbuffer_get_length(output) > 0 {
+            if !connected || evbuffer_get_length(output) > 0 || batch.pending > 0 {
                 let deadline = lastWrite &+ writeLimit
                 if now >= deadline { return timedOut() }
                 next = min(next, deadline)
@@ -236,8 +241,40 @@ final class UpstreamConnection: LoopResource {
     /// Bytes were added to a TLS upstream's empty output: have libevent write them in this loop turn rather than
     /// after the next `epoll_wait` (see `cshim_bufferevent_write_now`). Before the handshake completed the
     /// bufferevent writes on its own schedule.
-    fileprivate func wrote() {
+    fileprivate func wrote(drained: Int) {
         lastWrite = CoarseClock.now()
+        guard drained > 0, let ssl else { return }
+        if !batch.isOn {
+            guard drained >= TLSWriteBatch.threshold, rateLimit == nil, batch.start(ssl) else { return }
+            return  // the drained bytes were written already; the next records collect in the buffer
+        }
+        flushBatch()
+    }
+
+    /// Writes the batched records; when the socket takes only part, waits for it to become writable.
+    private func flushBatch() {
+        guard !batch.flush(), let bev else { return }
+        if flushEvent == nil {
+            flushEvent = event_new(loop.base, bufferevent_getfd(bev), Int16(EV_WRITE), { _, _, context in
+                withExtendedLifetime(upstream(context)) { $0.socketWritable() }
+            }, selfRef?.toOpaque())
+        }
+        if let flushEvent { _ = event_add(flushEvent, nil) }
+    }
+
+    private func socketWritable() {
+        guard bev != nil else { return }
+        let before = batch.pending
+        flushBatch()
+        if batch.pending < before { lastWrite = CoarseClock.now() }
+    }
+
+    /// Stops batching before the connection goes idle: true when it did (nothing was left unwritten).
+    func endBatch() -> Bool {
+        guard batch.isOn, let ssl else { return true }
+        guard batch.stop(ssl) else { return false }
+        if let flushEvent { _ = event_del(flushEvent) }
+        return true
     }
 
     fileprivate func outputGrew() {
@@ -312,6 +349,10 @@ final class UpstreamConnection: LoopResource {
         }
         timer?.free()
         timer = nil
+        if let flushEvent {
+            event_free(flushEvent)
+            self.flushEvent = nil
+        }
         bufferevent_free(bev)
         self.bev = nil
         ssl = nil
@@ -338,7 +379,7 @@ private let upstreamWriteCB: bufferevent_data_cb = { _, context in
 private let upstreamOutputCB: evbuffer_cb_func = { _, info, context in
     guard let info else { return }
     // Write progress, or bytes to write after none: the write timeout counts from here.
-    if info.pointee.n_deleted > 0 || info.pointee.orig_size == 0 { upstream(context).wrote() }
+    if info.pointee.n_deleted > 0 || info.pointee.orig_size == 0 { upstream(context).wrote(drained: info.pointee.n_deleted) }
     // Only when the output was empty: that is when libevent arms the write event. Bytes added later in the
     // same turn are written by the same activation; bytes added to a backed-up output wait for the socket.
     guard info.pointee.n_added > 0, info.pointee.orig_size == 0 else { return }

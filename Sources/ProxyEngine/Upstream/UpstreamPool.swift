@@ -36,7 +36,8 @@ final class UpstreamPool {
         let name = connection.settings.name
         let slot = slot(name)
         let kept = slot.map { idle[$0].connections.count } ?? 0
-        guard connection.bev != nil, kept < connection.settings.maxIdleConnections, admits(connection)
+        guard connection.bev != nil, kept < connection.settings.maxIdleConnections, admits(connection),
+            connection.endBatch()
         else {
             connection.close()
             return
