@@ -1,4 +1,7 @@
 import CEventTLS
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Batches a TLS upstream connection's records into large `write`s while a large body streams.
 ///
@@ -49,11 +52,22 @@ struct TLSWriteBatch {
         return true
     }
 
-    /// Writes what is buffered: true when nothing is left; false when the socket took only part (retry once it is
-    /// writable) or failed (the connection's own reads and writes report that).
-    func flush() -> Bool {
-        guard let buffer else { return true }
-        return BIO_ctrl(buffer, BIO_CTRL_FLUSH, 0, nil) > 0 && BIO_ctrl_wpending(buffer) == 0
+    /// What a flush did.
+    enum Flush: Equatable {
+        /// Nothing is left.
+        case done
+        /// The socket took only part: flush again once it is writable.
+        case waiting
+        /// The socket failed (the `errno` of the failed write).
+        case failed(Int32)
+    }
+
+    /// Writes what is buffered.
+    func flush() -> Flush {
+        guard let buffer else { return .done }
+        if BIO_ctrl(buffer, BIO_CTRL_FLUSH, 0, nil) > 0 && BIO_ctrl_wpending(buffer) == 0 { return .done }
+        let code = errno
+        return BIO_test_flags(buffer, BIO_FLAGS_SHOULD_RETRY) != 0 ? .waiting : .failed(code)
     }
 
     /// Takes the buffer out if it is empty: true when batching is off.

@@ -59,7 +59,7 @@ final class UpstreamConnection: LoopResource {
 
     /// Records batched into large writes while a large body streams (TLS only, see ``TLSWriteBatch``), and the
     /// event that waits for the socket when a flush was refused.
-    private var batch = TLSWriteBatch()
+    private(set) var batch = TLSWriteBatch()
     private var flushEvent: OpaquePointer?
 
     init?(
@@ -251,21 +251,29 @@ final class UpstreamConnection: LoopResource {
         flushBatch()
     }
 
-    /// Writes the batched records; when the socket takes only part, waits for it to become writable.
-    private func flushBatch() {
-        guard !batch.flush(), let bev else { return }
+    /// Writes the batched records; unless all went, waits for the socket: to write the rest once it is writable,
+    /// or to report a failure from a callback of the connection's own (this runs in the output buffer's callback,
+    /// inside libevent's write, where the bufferevent must not be freed).
+    @discardableResult
+    private func flushBatch() -> TLSWriteBatch.Flush {
+        let result = batch.flush()
+        guard result != .done, let bev else { return result }
         if flushEvent == nil {
             flushEvent = event_new(loop.base, bufferevent_getfd(bev), Int16(EV_WRITE), { _, _, context in
                 withExtendedLifetime(upstream(context)) { $0.socketWritable() }
             }, selfRef?.toOpaque())
         }
         if let flushEvent { _ = event_add(flushEvent, nil) }
+        return result
     }
 
     private func socketWritable() {
         guard bev != nil else { return }
         let before = batch.pending
-        flushBatch()
+        if case .failed(let code) = flushBatch() {
+            if let flushEvent { _ = event_del(flushEvent) }
+            return fail(reason: "connection error: " + String(cString: strerror(code)), timedOut: false)
+        }
         if batch.pending < before { lastWrite = CoarseClock.now() }
     }
 
