@@ -9,7 +9,8 @@ import Glibc
 /// 69,921 `write`s, each running the loopback TCP path for sender and receiver. While batching, OpenSSL's buffering
 /// BIO (``bufferSize``) sits between the `SSL` and its socket: records collect there and leave in one `write` when
 /// it fills, or when the owner calls ``flush()`` after each drain of its output (24,777 `write`s per GiB). A flush
-/// the socket refuses keeps the rest; the owner waits for the socket and flushes again. Batching starts at the first
+/// the socket refuses keeps the rest; the owner waits for the socket and flushes again (also when its output is
+/// empty, so that no write of the bufferevent's own follows), and closes the connection if a flush fails. Batching starts at the first
 /// large drain (a small request's one record never starts it) and stops once the buffer is empty and the connection
 /// goes idle, so an idle pooled connection holds no buffer.
 ///
