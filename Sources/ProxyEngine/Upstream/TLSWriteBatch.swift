@@ -10,9 +10,9 @@ import Glibc
 /// BIO (``bufferSize``) sits between the `SSL` and its socket: records collect there and leave in one `write` when
 /// it fills, or when the owner calls ``flush()`` after each drain of its output (24,777 `write`s per GiB). A flush
 /// the socket refuses keeps the rest; the owner waits for the socket and flushes again (also when its output is
-/// empty, so that no write of the bufferevent's own follows), and closes the connection if a flush fails. Batching starts at the first
-/// large drain (a small request's one record never starts it) and stops once the buffer is empty and the connection
-/// goes idle, so an idle pooled connection holds no buffer.
+/// empty, so that no write of the bufferevent's own follows), and closes the connection if a flush fails.
+/// Batching starts at the first large drain (a small request's one record never starts it) and stops once the
+/// buffer is empty and the connection goes idle, so an idle pooled connection holds no buffer.
 ///
 /// Not under a write rate limit: libevent's OpenSSL bufferevent charges its token bucket by the byte counts of
 /// whatever BIO is the `SSL`'s write BIO, and swapping BIOs would make those counts jump.
