@@ -56,9 +56,49 @@ nonisolated(unsafe) private var writtenGlobal = [UInt8](repeating: 1, count: 16)
     }
 
     /// In a private, writable file mapping only the resident pages never written are chosen: the pages read are,
-    /// the page written (copied on write) is not. Advising the chosen pages keeps the written
-    /// byte and re-reads the file for the others.
+    /// the page written (copied on write) is not. Advising the chosen pages keeps the written byte and re-reads the
+    /// file for the others.
     @Test func choosesOnlyUnwrittenResidentPagesOfAWritableMapping() throws {
+        try withPrivateFileMapping(pages: 4) { mapped, page in
+            let bytes = mapped.assumingMemoryBound(to: UInt8.self)
+            #expect(bytes[0] == 0x41)  // page 0 read
+            bytes[page] = 0x42  // page 1 written
+            #expect(bytes[3 * page] == 0x41)  // page 3 read; page 2 untouched
+            let base = UInt(bitPattern: mapped)
+            let runs = StartupPages.unwrittenFilePages((base, base + UInt(4 * page)))
+            let chosen = Set(runs.flatMap { Int($0.start - base) / page..<Int($0.end - base) / page })
+            // Page 2 may be chosen too: the kernel maps neighbouring file pages around a fault (fault-around).
+            #expect(chosen.contains(0) && chosen.contains(3) && !chosen.contains(1), "chosen pages \(chosen.sorted())")
+            #expect(chosen.isSubset(of: 0..<4))
+            for run in runs {
+                let start = UnsafeMutableRawPointer(bitPattern: run.start)
+                #expect(madvise(start, Int(run.end - run.start), MADV_DONTNEED) == 0)
+            }
+            #expect(bytes[page] == 0x42)
+            #expect(bytes[0] == 0x41 && bytes[3 * page] == 0x41)
+        }
+    }
+
+    /// A read-only file mapping holding a written page (as RELRO does: relocated, then made read-only) is among
+    /// the chosen mappings, yet `release()` keeps the written page and drops only the file pages.
+    @Test func releaseKeepsTheWrittenPagesOfAReadOnlyMapping() throws {
+        try withPrivateFileMapping(pages: 2) { mapped, page in
+            let bytes = mapped.assumingMemoryBound(to: UInt8.self)
+            bytes[0] = 0x52  // page 0 written ("relocated")
+            #expect(bytes[page] == 0x41)  // page 1 read
+            #expect(mprotect(mapped, 2 * page, PROT_READ) == 0)
+            let base = UInt(bitPattern: mapped)
+            #expect(StartupPages.readOnlyFileMappings().contains { $0.start <= base && base < $0.end })
+            #expect(StartupPages.release() > 0)
+            #expect(bytes[0] == 0x52 && bytes[page] == 0x41)
+        }
+    }
+
+    /// Runs `body` with a private, writable mapping of a temporary file of `pages` pages of 0x41 (the file is
+    /// deleted and the mapping removed after).
+    private func withPrivateFileMapping(
+        pages: Int, _ body: (UnsafeMutableRawPointer, Int) throws -> Void
+    ) throws {
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         var template = Array("/tmp/partgate-pages-XXXXXX".utf8CString)
         let fd = mkstemp(&template)
@@ -67,50 +107,12 @@ nonisolated(unsafe) private var writtenGlobal = [UInt8](repeating: 1, count: 16)
             close(fd)
             unlink(template)
         }
-        let contents = [UInt8](repeating: 0x41, count: 4 * page)
+        let contents = [UInt8](repeating: 0x41, count: pages * page)
         #expect(write(fd, contents, contents.count) == contents.count)
-        let mapped = try #require(mmap(nil, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0))
+        let mapped = try #require(mmap(nil, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0))
         try #require(mapped != MAP_FAILED)
-        defer { munmap(mapped, 4 * page) }
-        let bytes = mapped.assumingMemoryBound(to: UInt8.self)
-        #expect(bytes[0] == 0x41)  // page 0 read
-        bytes[page] = 0x42  // page 1 written
-        #expect(bytes[3 * page] == 0x41)  // page 3 read; page 2 untouched
-        let base = UInt(bitPattern: mapped)
-        let runs = StartupPages.unwrittenFilePages((base, base + UInt(4 * page)))
-        let chosen = Set(runs.flatMap { Int($0.start - base) / page..<Int($0.end - base) / page })
-        // Page 2 may be chosen too: the kernel maps neighbouring file pages around a fault (fault-around).
-        #expect(chosen.contains(0) && chosen.contains(3) && !chosen.contains(1), "chosen pages \(chosen.sorted())")
-        #expect(chosen.isSubset(of: 0..<4))
-        for run in runs { #expect(madvise(UnsafeMutableRawPointer(bitPattern: run.start), Int(run.end - run.start), MADV_DONTNEED) == 0) }
-        #expect(bytes[page] == 0x42)
-        #expect(bytes[0] == 0x41 && bytes[3 * page] == 0x41)
-    }
-
-    /// A read-only file mapping holding a written page (as RELRO does: relocated, then made read-only) is among
-    /// the chosen mappings, yet `release()` keeps the written page and drops only the file pages.
-    @Test func releaseKeepsTheWrittenPagesOfAReadOnlyMapping() throws {
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        var template = Array("/tmp/partgate-relro-XXXXXX".utf8CString)
-        let fd = mkstemp(&template)
-        try #require(fd >= 0)
-        defer {
-            close(fd)
-            unlink(template)
-        }
-        let contents = [UInt8](repeating: 0x41, count: 2 * page)
-        #expect(write(fd, contents, contents.count) == contents.count)
-        let mapped = try #require(mmap(nil, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0))
-        try #require(mapped != MAP_FAILED)
-        defer { munmap(mapped, 2 * page) }
-        let bytes = mapped.assumingMemoryBound(to: UInt8.self)
-        bytes[0] = 0x52  // page 0 written ("relocated")
-        #expect(bytes[page] == 0x41)  // page 1 read
-        #expect(mprotect(mapped, 2 * page, PROT_READ) == 0)
-        let base = UInt(bitPattern: mapped)
-        #expect(StartupPages.readOnlyFileMappings().contains { $0.start <= base && base < $0.end })
-        #expect(StartupPages.release() > 0)
-        #expect(bytes[0] == 0x52 && bytes[page] == 0x41)
+        defer { munmap(mapped, pages * page) }
+        try body(mapped, page)
     }
 
     /// After first use a worker releases at its 1st, 2nd, 4th, … 4,096th exchange and never again.

@@ -151,21 +151,27 @@ struct TLSWriteBatchRetryTests {
 
     static func byte(_ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: index &* 31 &+ index >> 16) }
 
-    @Test func bytesLeftByARefusedFlushWithAnEmptyOutputArrive() throws {
+    /// Runs a ``Driver`` against a TLS peer behind a ``PeerGate`` until the driver stops or `seconds` pass.
+    static func drive(resettingPeer: Bool, seconds: Int) throws -> (Driver, PeerGate) {
         let gate = PeerGate()
         let upstream = try FaultUpstream(tls: true) { gate.serve($0) }
         defer { upstream.stop() }
         let loop = EventLoop()
         let settings = UpstreamSettings(
             name: "up", address: SocketAddress("127.0.0.1:\(upstream.port)")!, serverName: "localhost",
-            tls: try TLSFixture.shared.clientContext(), connectTimeout: .seconds(10), responseTimeout: .seconds(10))
-        let driver = Driver(loop: loop, peer: gate)
+            tls: try TLSFixture.shared.clientContext(), connectTimeout: .seconds(30), responseTimeout: .seconds(30))
+        let driver = Driver(loop: loop, peer: gate, resetsPeer: resettingPeer)
         let connection = try #require(UpstreamConnection(loop: loop, settings: settings, buffers: BufferSettings()))
         connection.delegate = driver
         driver.upstream = connection
-        var limit = timeval(tv_sec: 20, tv_usec: 0)
+        var limit = timeval(tv_sec: seconds, tv_usec: 0)
         _ = event_base_loopexit(loop.base, &limit)
         loop.run()
+        return (driver, gate)
+    }
+
+    @Test func bytesLeftByARefusedFlushWithAnEmptyOutputArrive() throws {
+        let (driver, gate) = try Self.drive(resettingPeer: false, seconds: 20)
         #expect(driver.failure == nil, "\(driver.failure ?? "")")
         #expect(driver.batched, "batching never started")
         #expect(driver.refusedWithEmptyOutput, "no flush was refused with an empty output")
@@ -176,21 +182,8 @@ struct TLSWriteBatchRetryTests {
     /// The peer resets the connection while batched bytes wait and nothing else watches the socket (the output is
     /// empty and reading is off): the retried flush fails and reports it, rather than retrying for ever.
     @Test func aResetWhileBytesWaitClosesTheConnection() throws {
-        let gate = PeerGate()
-        let upstream = try FaultUpstream(tls: true) { gate.serve($0) }
-        defer { upstream.stop() }
-        let loop = EventLoop()
-        let settings = UpstreamSettings(
-            name: "up", address: SocketAddress("127.0.0.1:\(upstream.port)")!, serverName: "localhost",
-            tls: try TLSFixture.shared.clientContext(), connectTimeout: .seconds(30), responseTimeout: .seconds(30))
-        let driver = Driver(loop: loop, peer: gate, resetsPeer: true)
-        let connection = try #require(UpstreamConnection(loop: loop, settings: settings, buffers: BufferSettings()))
-        connection.delegate = driver
-        driver.upstream = connection
-        var limit = timeval(tv_sec: 10, tv_usec: 0)
-        _ = event_base_loopexit(loop.base, &limit)
         let started = Date()
-        loop.run()
+        let (driver, _) = try Self.drive(resettingPeer: true, seconds: 10)
         #expect(driver.failure == nil, "\(driver.failure ?? "")")
         #expect(driver.refusedWithEmptyOutput, "no flush was refused with an empty output")
         #expect(driver.closedReason?.hasPrefix("connection error") == true, "closed: \(driver.closedReason ?? "no")")

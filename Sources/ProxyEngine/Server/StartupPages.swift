@@ -158,7 +158,9 @@ public enum StartupPages {
         }
         guard let start = hex(), index < line.endIndex, line[index] == UInt8(ascii: "-") else { return nil }
         index += 1
-        guard let end = hex(), end > start, line.endIndex - index >= 5, line[index] == UInt8(ascii: " ") else { return nil }
+        guard let end = hex(), end > start, line.endIndex - index >= 5, line[index] == UInt8(ascii: " ") else {
+            return nil
+        }
         let permissions = line[(index + 1)..<(index + 5)]
         guard permissions[permissions.startIndex + 1] != UInt8(ascii: "w"),
             permissions[permissions.startIndex + 3] == UInt8(ascii: "p"),

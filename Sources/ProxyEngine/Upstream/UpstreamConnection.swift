@@ -387,7 +387,9 @@ private let upstreamWriteCB: bufferevent_data_cb = { _, context in
 private let upstreamOutputCB: evbuffer_cb_func = { _, info, context in
     guard let info else { return }
     // Write progress, or bytes to write after none: the write timeout counts from here.
-    if info.pointee.n_deleted > 0 || info.pointee.orig_size == 0 { upstream(context).wrote(drained: info.pointee.n_deleted) }
+    if info.pointee.n_deleted > 0 || info.pointee.orig_size == 0 {
+        upstream(context).wrote(drained: info.pointee.n_deleted)
+    }
     // Only when the output was empty: that is when libevent arms the write event. Bytes added later in the
     // same turn are written by the same activation; bytes added to a backed-up output wait for the socket.
     guard info.pointee.n_added > 0, info.pointee.orig_size == 0 else { return }
