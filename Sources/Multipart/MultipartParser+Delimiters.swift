@@ -1,3 +1,4 @@
+import CDelimiterScan
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -53,24 +54,21 @@ extension MultipartParser {
             heldCount = 0
             position = index
         }
+        // Where the whole pattern fits, one vector scan (CDelimiterScan); then only the last `length - 1` bytes
+        // are left, where a prefix of the pattern may begin, to be held back.
+        if count - position >= length {
+            let found = partgate_find_pattern(base + position, count - position, pattern, length)
+            if found >= 0 {
+                let at = position + found
+                return DelimiterSearch(released: released, releasedOffset: releasedOffset, dataEnd: at,
+                                       next: at + length, matchOffset: spanOffset + Int64(at))
+            }
+            position = count - length + 1
+        }
         let lead = Int32(pattern[0])
         while position < count {
             guard let hit = memchr(base + position, lead, count - position) else { break }
             let at = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
-            if at + length <= count {
-                // The whole pattern fits in this span: one compare. The second byte is checked inline first:
-                // in binary data the lead byte (CR or LF) comes every ~256 bytes, and a call per false hit
-                // cost more than the memchr itself.
-                if base[at + 1] == pattern[1], memcmp(base + at + 2, pattern + 2, length - 2) == 0 {
-                    return DelimiterSearch(released: released, releasedOffset: releasedOffset, dataEnd: at,
-                                           next: at + length, matchOffset: spanOffset + Int64(at))
-                }
-                // Skip the bytes that matched: none of them is the lead byte.
-                var index = at + 1
-                while base[index] == pattern[index - at] { index += 1 }
-                position = index
-                continue
-            }
             var matched = 1
             var index = at + 1
             while index < count, base[index] == pattern[matched] {

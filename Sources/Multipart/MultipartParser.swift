@@ -14,9 +14,10 @@ import Darwin
 /// section (bounded by ``MultipartLimits/partHeaderBytes``) and a count of delimiter bytes held back at a
 /// span edge; body bytes held back there are re-emitted from the delimiter pattern itself.
 ///
-/// Delimiters are found with `memchr` for their first byte, then a compare: the first byte (CR, or LF in a
-/// consistently LF-only body) never occurs again inside a delimiter, so no byte is examined more than
-/// twice and the search is linear whatever the data (no Werkzeug CVE-2023-46136 rescans).
+/// Delimiters are found by a vector scan for their first and last bytes, then a compare (`CDelimiterScan`);
+/// the last `length - 1` bytes of a span by `memchr` for a prefix to hold back. The first byte (CR, or LF in a
+/// consistently LF-only body) never occurs again inside a delimiter, so no byte is compared more than twice
+/// and the search is linear whatever the data (no Werkzeug CVE-2023-46136 rescans).
 ///
 /// Every deviation from RFC 2046/7578 is a ``StrictFlag`` handled per ``Strictness``: reject throws a
 /// ``MultipartError`` (the parser then stays failed), normalize reports a ``MultipartViolation``.
