@@ -12,7 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 SCRATCH=${ASAN_SCRATCH:-.build-asan}
-SUITES=${ASAN_SUITES:-ProxyUpstreamFault|ProxyClientFault|ProxySpoolCleanup|ProxyHalfClose|ProxySmallBody|TLSWriteBatch}
+SUITES=${ASAN_SUITES:-ProxyUpstreamFault|ProxyClientFault|ProxySpoolCleanup|ProxyHalfClose|ProxySmallBody|TLSWriteBatch|DelimiterScan}
 
 # gold warns once per exported local symbol of an ASan build; the lines say nothing about partgate.
 quiet() { grep --line-buffered -av 'ld.gold: warning: Cannot export local symbol' || true; }
