@@ -7,7 +7,10 @@ import Policy
 /// `package` so that `partgate rewrite` runs the very pipeline the engine runs.
 package protocol BodyRewriter: AnyObject {
     /// Parses body bytes lying in `chain`; ops for them are then in ``recorder``.
-    func parse(_ span: UnsafeRawBufferPointer, in chain: UnsafeRawBufferPointer) throws(MultipartError)
+    /// - Parameter continuing: the ops of the previous call (bytes of the same chain, not yet written) stay, and
+    ///   this call's follow them: a chain's body ranges can be written as one chunk.
+    func parse(_ span: UnsafeRawBufferPointer, in chain: UnsafeRawBufferPointer, continuing: Bool)
+        throws(MultipartError)
     /// Ends the body; the close delimiter is then an op in ``recorder``.
     func finish() throws(MultipartError)
     /// The ops of the last call.
@@ -27,6 +30,13 @@ package protocol BodyRewriter: AnyObject {
     func drainParts(_ body: (PartDecision, PartAuditRecord?) -> Void)
     /// The new boundary, which the request's Content-Type announces.
     var boundary: Boundary { get }
+}
+
+extension BodyRewriter {
+    /// Parses body bytes lying in `chain`, the ops of earlier calls dropped.
+    package func parse(_ span: UnsafeRawBufferPointer, in chain: UnsafeRawBufferPointer) throws(MultipartError) {
+        try parse(span, in: chain, continuing: false)
+    }
 }
 
 /// The rewriter for a route: SHA-256 digests of the forwarded parts when they are wanted (routes with
@@ -105,8 +115,14 @@ struct RewritePipeline<Digest: PartDigest> {
     }
 
     @inline(__always)
-    mutating func parse(_ span: UnsafeRawBufferPointer, in chain: UnsafeRawBufferPointer) throws(MultipartError) {
-        filter.downstream.begin(chain: chain)
+    mutating func parse(_ span: UnsafeRawBufferPointer, in chain: UnsafeRawBufferPointer, continuing: Bool = false)
+        throws(MultipartError)
+    {
+        if continuing {
+            filter.downstream.resume(chain: chain)
+        } else {
+            filter.downstream.begin(chain: chain)
+        }
         try parser.parse(span, into: &filter)
     }
 
@@ -125,8 +141,10 @@ protocol PipelineRewriter: BodyRewriter {
 }
 
 extension PipelineRewriter {
-    func parse(_ span: UnsafeRawBufferPointer, in chain: UnsafeRawBufferPointer) throws(MultipartError) {
-        try pipeline.parse(span, in: chain)
+    func parse(_ span: UnsafeRawBufferPointer, in chain: UnsafeRawBufferPointer, continuing: Bool)
+        throws(MultipartError)
+    {
+        try pipeline.parse(span, in: chain, continuing: continuing)
     }
 
     func finish() throws(MultipartError) { try pipeline.finish() }

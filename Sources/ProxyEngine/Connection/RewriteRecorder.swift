@@ -47,6 +47,11 @@ package struct RewriteRecorder: MultipartHandler {
         scratch.removeAll(keepingCapacity: true)
     }
 
+    /// Goes on recording for the chain of the ops not yet applied, after them.
+    mutating func resume(chain: UnsafeRawBufferPointer) {
+        precondition(self.chain?.baseAddress == chain.baseAddress, "ops resume in the chain they index")
+    }
+
     /// Total bytes the recorded ops write.
     package var outputCount: Int { ops.reduce(0) { $0 + $1.count } }
 
