@@ -1,3 +1,4 @@
+import CByteCopy
 import CEventTLS
 import HTTP1
 import Multipart
@@ -318,7 +319,7 @@ struct RegionCursor {
 
     mutating func put(_ bytes: UnsafeRawBufferPointer) {
         precondition(bytes.count <= region.count - at, "a piece past the end of its region")
-        UnsafeMutableRawBufferPointer(rebasing: region[at..<(at + bytes.count)]).copyMemory(from: bytes)
+        if let source = bytes.baseAddress { partgate_copy_bytes(region.baseAddress! + at, source, bytes.count) }
         at += bytes.count
     }
 }

@@ -1,3 +1,4 @@
+import CByteCopy
 import CEventTLS
 
 /// Appends to an upstream's output buffer in large contiguous chains.
@@ -30,7 +31,8 @@ struct CoalescingOutput {
                 _ = evbuffer_expand(buffer, size)
                 reserved = size
             }
-            _ = evbuffer_add(buffer, base + offset, count)
+            let source = base + offset
+            _ = EvBuffer.append(buffer, count: count) { partgate_copy_bytes($0.baseAddress!, source, count) }
             reserved -= count
             offset += count
         }
