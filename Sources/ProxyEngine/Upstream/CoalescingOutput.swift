@@ -8,6 +8,9 @@ import CEventTLS
 /// and one `write` per piece. Copying into chains of at least 64 KiB instead costs one `memcpy` per byte and
 /// gives full 16 KiB records. Plain upstreams take zero-copy chain moves instead (`writev` sends them as is).
 struct CoalescingOutput {
+    /// Pieces this large are copied with ``partgate_copy_bytes`` (see CByteCopy.h); smaller ones with `evbuffer_add`
+    /// (one call instead of a reserve and a commit: a small request's head and part heads).
+    static let bulkCopy = 2048
     /// The smallest chain the output allocates.
     static let chainSize = 64 * 1024
     /// Free bytes left in the output's last chain, as far as this writer knows.
@@ -32,7 +35,11 @@ struct CoalescingOutput {
                 reserved = size
             }
             let source = base + offset
-            _ = EvBuffer.append(buffer, count: count) { partgate_copy_bytes($0.baseAddress!, source, count) }
+            if count < Self.bulkCopy {
+                _ = evbuffer_add(buffer, source, count)
+            } else {
+                _ = EvBuffer.append(buffer, count: count) { partgate_copy_bytes($0.baseAddress!, source, count) }
+            }
             reserved -= count
             offset += count
         }
