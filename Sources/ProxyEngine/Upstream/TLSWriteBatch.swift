@@ -17,9 +17,19 @@ import Glibc
 /// Not under a write rate limit: libevent's OpenSSL bufferevent charges its token bucket by the byte counts of
 /// whatever BIO is the `SSL`'s write BIO, and swapping BIOs would make those counts jump.
 struct TLSWriteBatch {
-    /// The buffer, allocated when batching starts and freed when it stops. 64 KiB writes took a loopback sender and
-    /// receiver ~25 % less system time than 16 KiB ones here, and larger ones little more (bench/README.md, stop 25).
+    /// The most the buffer holds, allocated when batching starts and freed when it stops. 64 KiB writes took a
+    /// loopback sender and receiver ~25 % less system time than 16 KiB ones here, and larger ones little more
+    /// (bench/README.md, stop 25).
     static let bufferSize = 64 * 1024
+
+    /// The buffer's size for a socket whose segments carry `mss` bytes: the largest multiple of `mss` that fits in
+    /// ``bufferSize``, so that each full write fills whole segments. A 64 KiB write on loopback (MSS 65,483) left a
+    /// 53-byte segment behind it, which doubled the segments, and the receiver's wake-ups, per GiB (stop 31). An
+    /// unknown or implausible MSS keeps ``bufferSize``.
+    static func size(mss: Int) -> Int {
+        guard mss >= 536, mss <= bufferSize else { return bufferSize }
+        return bufferSize / mss * mss
+    }
     /// A drain at least this large starts batching.
     static let threshold = 64 * 1024
 
@@ -30,6 +40,11 @@ struct TLSWriteBatch {
 
     var isOn: Bool { buffer != nil }
 
+    /// The size of the buffer while batching (``size(mss:)``), 0 when off.
+    private(set) var capacity = 0
+    /// The socket's MSS that ``capacity`` was made for.
+    private(set) var segment = 0
+
     /// Bytes buffered and not yet written.
     var pending: Int {
         guard let buffer else { return 0 }
@@ -38,10 +53,11 @@ struct TLSWriteBatch {
 
     /// Puts the buffer between `ssl` and its socket; false if it could not be made (records then go out one by one,
     /// as without batching).
-    mutating func start(_ ssl: OpaquePointer) -> Bool {
+    mutating func start(_ ssl: OpaquePointer, mss: Int) -> Bool {
         guard buffer == nil, let socketBIO = SSL_get_wbio(ssl), let made = BIO_new(BIO_f_buffer()) else { return false }
         // The last argument selects the write buffer alone (the read side is never used: the SSL reads its socket).
-        guard BIO_int_ctrl(made, BIO_C_SET_BUFF_SIZE, Int(Self.bufferSize), 1) == 1 else {
+        let size = Self.size(mss: mss)
+        guard BIO_int_ctrl(made, BIO_C_SET_BUFF_SIZE, size, 1) == 1 else {
             BIO_free(made)
             return false
         }
@@ -50,6 +66,8 @@ struct TLSWriteBatch {
         SSL_set0_wbio(ssl, made)
         buffer = made
         socket = socketBIO
+        capacity = size
+        segment = mss
         return true
     }
 
@@ -79,6 +97,8 @@ struct TLSWriteBatch {
         SSL_set0_wbio(ssl, socket)  // …which the SSL takes over; the buffer BIO is freed
         self.buffer = nil
         self.socket = nil
+        capacity = 0
+        segment = 0
         return true
     }
 }

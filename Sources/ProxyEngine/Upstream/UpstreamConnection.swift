@@ -245,7 +245,9 @@ final class UpstreamConnection: LoopResource {
         lastWrite = CoarseClock.now()
         guard drained > 0, let ssl else { return }
         if !batch.isOn {
-            guard drained >= TLSWriteBatch.threshold, rateLimit == nil, batch.start(ssl) else { return }
+            guard drained >= TLSWriteBatch.threshold, rateLimit == nil, let bev,
+                batch.start(ssl, mss: maximumSegment(bufferevent_getfd(bev)))
+            else { return }
             return  // the drained bytes were written already; the next records collect in the buffer
         }
         flushBatch()
@@ -412,6 +414,15 @@ func setNoDelay(_ descriptor: Int32) {
     guard descriptor >= 0 else { return }
     var one: Int32 = 1
     _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+}
+
+/// The payload bytes one TCP segment of the socket carries (`TCP_MAXSEG`), or 0 if the socket does not say.
+func maximumSegment(_ descriptor: Int32) -> Int {
+    guard descriptor >= 0 else { return 0 }
+    var mss: Int32 = 0
+    var length = socklen_t(MemoryLayout<Int32>.size)
+    guard getsockopt(descriptor, Int32(IPPROTO_TCP), TCP_MAXSEG, &mss, &length) == 0 else { return 0 }
+    return Int(mss)
 }
 
 /// `errno` after a failed socket call (EVUTIL_SOCKET_ERROR is a macro).

@@ -24,6 +24,19 @@ final class FaultPeer {
         return buffer.withUnsafeMutableBytes { recv(socket.fd, $0.baseAddress, count, 0) }
     }
 
+    /// The data segments this side received so far (`tcpi_data_segs_in` of Linux's `struct tcp_info`, Linux 4.6
+    /// and later); nil if the socket does not say.
+    func dataSegmentsReceived() -> Int? {
+        var info = [UInt8](repeating: 0, count: 256)
+        var length = socklen_t(info.count)
+        let result = info.withUnsafeMutableBytes {
+            getsockopt(socket.fd, Int32(IPPROTO_TCP), TCP_INFO, $0.baseAddress, &length)
+        }
+        let offset = 152  // offsetof(struct tcp_info, tcpi_data_segs_in)
+        guard result == 0, Int(length) >= offset + 4 else { return nil }
+        return info.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
+    }
+
     /// Reads the request head (up to CRLFCRLF, at most 64 KiB); nil if the connection ended first.
     func readHead() -> String? {
         var head: [UInt8] = []
