@@ -101,9 +101,9 @@ struct TLSWriteBatchSegmentTests {
         let seen = try #require(count.value, "the peer did not read the body")
         #expect(seen.bytes >= total)
         let segments = try #require(seen.segments)
-        // The records on the wire (16 KiB of body and 22 bytes of TLS each) fill `whole` segments; one short segment
-        // follows each flush (a flush ends each drain of the output: here about one per 256 KiB) and a few carry
-        // the handshake. 64 KiB writes on loopback went out as 2 segments each: 512 and more here.
+        // The records on the wire (16 KiB of body and 22 bytes of TLS each) fill `whole` segments; a few carry the
+        // handshake, and a write the full socket takes only part of leaves a short one (307–347 in all here, with
+        // or without a flush after each drain). 64 KiB writes on loopback went out as 2 segments each: 512 and more.
         let wire = seen.bytes + seen.bytes / 16_384 * 22
         let whole = (wire + driver.capacity - 1) / max(driver.capacity, 1)
         #expect(

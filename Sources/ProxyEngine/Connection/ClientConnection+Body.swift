@@ -222,6 +222,7 @@ extension ClientConnection {
     /// The whole request is in the upstream's output buffer: wait for the response.
     func requestQueued(_ exchange: Exchange, _ upstream: UpstreamConnection) {
         exchange.requestDone = true
+        upstream.requestWritten()
         if phase == .body { phase = .response }
         if upstream.connected {
             let timeout = exchange.responseTimeout

@@ -61,6 +61,12 @@ final class UpstreamConnection: LoopResource {
     /// event that waits for the socket when a flush was refused.
     private(set) var batch = TLSWriteBatch()
     private var flushEvent: OpaquePointer?
+    /// While the body is still coming, a drain leaves the batch's partial tail for the next drain to fill, and this
+    /// timer writes it if none comes within ``TLSWriteBatch/tailDelay`` (see ``holdTail``).
+    private var tailEvent: OpaquePointer?
+    /// Whether drains leave a partial batch buffered: from the start of batching until the request is all in the
+    /// output (``requestWritten()``).
+    private var holdTail = false
 
     init?(
         loop: EventLoop, settings: UpstreamSettings, generation: Int = 0, buffers: BufferSettings,
@@ -248,9 +254,48 @@ final class UpstreamConnection: LoopResource {
             guard drained >= TLSWriteBatch.threshold, rateLimit == nil, let bev,
                 batch.start(ssl, mss: maximumSegment(bufferevent_getfd(bev)))
             else { return }
+            holdTail = true
             return  // the drained bytes were written already; the next records collect in the buffer
         }
-        flushBatch()
+        if holdTail {
+            holdBatchTail()
+        } else {
+            flushBatch()
+        }
+    }
+
+    /// Leaves what the drain left in the batch (less than a full write) to be topped up by the next drain, and
+    /// arms the timer that writes it if the next drain is late. A flush after every drain wrote ~4,100 tails of
+    /// a few hundred bytes per GiB, each a segment of its own for both ends of the loopback path.
+    private func holdBatchTail() {
+        guard batch.pending > 0 else { return }
+        if tailEvent == nil {
+            tailEvent = event_new(loop.base, -1, 0, { _, _, context in
+                withExtendedLifetime(upstream(context)) { $0.tailDue() }
+            }, selfRef?.toOpaque())
+        }
+        guard let tailEvent else {
+            flushBatch()
+            return
+        }
+        var delay = TLSWriteBatch.tailDelay
+        _ = event_add(tailEvent, &delay)  // re-arming a pending timer moves it
+    }
+
+    /// No drain came for ``TLSWriteBatch/tailDelay``: write the batch's tail.
+    private func tailDue() {
+        guard bev != nil, batch.pending > 0 else { return }
+        socketWritable()
+    }
+
+    /// The whole request is in the output: from now on each drain writes all it made, and what an earlier drain
+    /// left in the batch goes now unless the output still holds bytes (whose drain will flush it).
+    func requestWritten() {
+        guard holdTail else { return }
+        holdTail = false
+        if let tailEvent { _ = event_del(tailEvent) }
+        guard bev != nil, batch.pending > 0, evbuffer_get_length(output) == 0 else { return }
+        flushBatch()  // a failure is reported from the connection's own callback, not into the caller
     }
 
     /// Writes the batched records; unless all went, waits for the socket: to write the rest once it is writable,
@@ -284,6 +329,8 @@ final class UpstreamConnection: LoopResource {
         guard batch.isOn, let ssl else { return true }
         guard batch.stop(ssl) else { return false }
         if let flushEvent { _ = event_del(flushEvent) }
+        if let tailEvent { _ = event_del(tailEvent) }
+        holdTail = false
         return true
     }
 
@@ -362,6 +409,10 @@ final class UpstreamConnection: LoopResource {
         if let flushEvent {
             event_free(flushEvent)
             self.flushEvent = nil
+        }
+        if let tailEvent {
+            event_free(tailEvent)
+            self.tailEvent = nil
         }
         bufferevent_free(bev)
         self.bev = nil
