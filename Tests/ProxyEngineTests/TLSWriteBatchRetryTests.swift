@@ -12,7 +12,7 @@ import Testing
 struct TLSWriteBatchRetryTests {
     /// Writes pieces to one upstream connection, one per tick of a 1 ms timer, until a flush was refused with
     /// nothing left in the output; then lets the peer read and waits for it to have every byte.
-    final class Driver: UpstreamDelegate {
+    final class Driver: UpstreamDelegate, TickingDriver {
         let loop: EventLoop
         let peer: PeerGate
         /// Instead of letting the peer read: stop reading the connection and have the peer reset it, so only the
@@ -42,12 +42,7 @@ struct TLSWriteBatchRetryTests {
 
         func upstreamConnected(_ upstream: UpstreamConnection) {
             send(256 * 1024)  // read at once by the peer: a large drain, which starts batching
-            let context = Unmanaged.passUnretained(self).toOpaque()
-            tick = event_new(loop.base, -1, Int16(EV_PERSIST), { _, _, context in
-                Unmanaged<Driver>.fromOpaque(context!).takeUnretainedValue().ticked()
-            }, context)
-            var interval = timeval(tv_sec: 0, tv_usec: 1000)
-            _ = event_add(tick, &interval)
+            tick = startTicking(self, on: loop)
         }
 
         func ticked() {
@@ -84,12 +79,7 @@ struct TLSWriteBatchRetryTests {
         }
 
         func stop() {
-            if let tick { event_free(tick) }
-            tick = nil
-            let closing = upstream
-            upstream = nil
-            closing?.close()
-            _ = event_base_loopbreak(loop.base)
+            stopDriving(tick: &tick, upstream: &upstream, loop: loop)
         }
 
         func upstreamReadable(_ upstream: UpstreamConnection) {}
@@ -162,16 +152,9 @@ struct TLSWriteBatchRetryTests {
         let upstream = try FaultUpstream(tls: true) { gate.serve($0) }
         defer { upstream.stop() }
         let loop = EventLoop()
-        let settings = UpstreamSettings(
-            name: "up", address: SocketAddress("127.0.0.1:\(upstream.port)")!, serverName: "localhost",
-            tls: try TLSFixture.shared.clientContext(), connectTimeout: .seconds(30), responseTimeout: .seconds(30))
         let driver = Driver(loop: loop, peer: gate, resetsPeer: resettingPeer)
-        let connection = try #require(UpstreamConnection(loop: loop, settings: settings, buffers: BufferSettings()))
-        connection.delegate = driver
-        driver.upstream = connection
-        var limit = timeval(tv_sec: seconds, tv_usec: 0)
-        _ = event_base_loopexit(loop.base, &limit)
-        loop.run()
+        driver.upstream = try #require(try tlsUpstreamConnection(port: upstream.port, loop: loop, delegate: driver))
+        runLoop(loop, seconds: seconds)
         return (driver, gate)
     }
 

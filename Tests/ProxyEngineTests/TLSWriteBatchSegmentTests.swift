@@ -82,17 +82,10 @@ struct TLSWriteBatchSegmentTests {
         }
         defer { upstream.stop() }
         let loop = EventLoop()
-        let settings = UpstreamSettings(
-            name: "up", address: SocketAddress("127.0.0.1:\(upstream.port)")!, serverName: "localhost",
-            tls: try TLSFixture.shared.clientContext(), connectTimeout: .seconds(30), responseTimeout: .seconds(30))
         let driver = Driver(loop: loop, total: total)
-        let connection = try #require(UpstreamConnection(loop: loop, settings: settings, buffers: BufferSettings()))
-        connection.delegate = driver
-        driver.upstream = connection
+        driver.upstream = try #require(try tlsUpstreamConnection(port: upstream.port, loop: loop, delegate: driver))
         // Runs until the peer has read everything (it then closes, which ends the loop) or 20 s pass.
-        var limit = timeval(tv_sec: 20, tv_usec: 0)
-        _ = event_base_loopexit(loop.base, &limit)
-        loop.run()
+        runLoop(loop, seconds: 20)
         driver.upstream?.close()
         #expect(driver.failure == nil, "\(driver.failure ?? "")")
         // The socket's MSS was read (loopback's is tens of kilobytes) and the buffer made for it.

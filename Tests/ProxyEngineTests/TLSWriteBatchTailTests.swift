@@ -14,7 +14,7 @@ struct TLSWriteBatchTailTests {
 
     /// Writes ``first`` bytes, then ``tail`` more once the output is empty, then either waits or completes the
     /// request; stops once the peer has every byte.
-    final class Driver: UpstreamDelegate {
+    final class Driver: UpstreamDelegate, TickingDriver {
         let loop: EventLoop
         let completes: Bool
         let arrived: Arrival
@@ -35,12 +35,7 @@ struct TLSWriteBatchTailTests {
 
         func upstreamConnected(_ upstream: UpstreamConnection) {
             upstream.write([UInt8](repeating: 1, count: TLSWriteBatchTailTests.first))
-            let context = Unmanaged.passUnretained(self).toOpaque()
-            tick = event_new(loop.base, -1, Int16(EV_PERSIST), { _, _, context in
-                Unmanaged<Driver>.fromOpaque(context!).takeUnretainedValue().ticked()
-            }, context)
-            var interval = timeval(tv_sec: 0, tv_usec: 1000)
-            _ = event_add(tick, &interval)
+            tick = startTicking(self, on: loop)
         }
 
         func upstreamDrained(_ upstream: UpstreamConnection) {
@@ -64,12 +59,7 @@ struct TLSWriteBatchTailTests {
 
         func stop(_ reason: String?) {
             failure = failure ?? reason
-            if let tick { event_free(tick) }
-            tick = nil
-            let closing = upstream
-            upstream = nil
-            closing?.close()
-            _ = event_base_loopbreak(loop.base)
+            stopDriving(tick: &tick, upstream: &upstream, loop: loop)
         }
 
         func upstreamReadable(_ upstream: UpstreamConnection) {}
@@ -96,16 +86,9 @@ struct TLSWriteBatchTailTests {
         }
         defer { upstream.stop() }
         let loop = EventLoop()
-        let settings = UpstreamSettings(
-            name: "up", address: SocketAddress("127.0.0.1:\(upstream.port)")!, serverName: "localhost",
-            tls: try TLSFixture.shared.clientContext(), connectTimeout: .seconds(30), responseTimeout: .seconds(30))
         let driver = Driver(loop: loop, completes: completes, arrived: arrival)
-        let connection = try #require(UpstreamConnection(loop: loop, settings: settings, buffers: BufferSettings()))
-        connection.delegate = driver
-        driver.upstream = connection
-        var limit = timeval(tv_sec: 10, tv_usec: 0)
-        _ = event_base_loopexit(loop.base, &limit)
-        loop.run()
+        driver.upstream = try #require(try tlsUpstreamConnection(port: upstream.port, loop: loop, delegate: driver))
+        runLoop(loop, seconds: 10)
         driver.stop(nil)
         return (driver, arrival)
     }
