@@ -18,6 +18,7 @@ let engineSettings: [SwiftSetting] = swiftSettings + [
 /// `@main` corpus replayer compiled out under `-DFUZZING`; they depend on Multipart, HTTP1 and FuzzSupport only.
 let fuzzTargets = [
     "FuzzContentType", "FuzzContentDisposition", "FuzzMultipart", "FuzzRoundTrip", "FuzzRequestHead", "FuzzChunked",
+    "FuzzResponseHead",
 ]
 
 let package = Package(

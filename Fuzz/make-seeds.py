@@ -282,6 +282,21 @@ def chunked_seeds():
     write("FuzzChunked", "bare-lf", b"3\nabc\r\n0\r\n\r\n")
 
 
+def response_head_seeds():
+    """FuzzResponseHead: every llhttp response vector (rendered bytes), plus interim and framing heads."""
+    base = os.path.join(SHARED, "llhttp", "rendered", "response")
+    for path in walk(base, ".bin"):
+        name = os.path.relpath(path, base).replace(os.sep, "--")[:-4]
+        write("FuzzResponseHead", "llhttp-" + name, read(path)[:4096])
+    write("FuzzResponseHead", "interim-then-final", crlf("HTTP/1.1 100 Continue\n\nHTTP/1.1 200 OK\n"
+                                                         "Content-Length: 2\n\n"))
+    write("FuzzResponseHead", "chunked-with-options", crlf("HTTP/1.1 201 Created\nConnection: keep-alive, X-Hop\n"
+                                                           "X-Hop: 1\nTransfer-Encoding: gzip, chunked\n\n"))
+    write("FuzzResponseHead", "no-reason", crlf("HTTP/1.1 301\nLocation: /x\nContent-Length: 0\n\n"))
+    write("FuzzResponseHead", "http10-keep-alive", crlf("HTTP/1.0 200 OK\nConnection: keep-alive\n"
+                                                        "Content-Length: 5\n\n"))
+
+
 if __name__ == "__main__":
     if not os.path.isdir(SHARED):
         sys.exit(f"shared corpus not found at {SHARED} (pass its path as the first argument)")
@@ -291,3 +306,4 @@ if __name__ == "__main__":
     round_trip_seeds()
     request_head_seeds()
     chunked_seeds()
+    response_head_seeds()

@@ -20,7 +20,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-ALL_TARGETS=(FuzzContentType FuzzContentDisposition FuzzMultipart FuzzRoundTrip FuzzRequestHead FuzzChunked)
+ALL_TARGETS=(FuzzContentType FuzzContentDisposition FuzzMultipart FuzzRoundTrip FuzzRequestHead FuzzChunked FuzzResponseHead)
 SCRATCH=.build-fuzz
 merge=0
 configuration=debug
@@ -41,7 +41,7 @@ done
 
 max_len() {
     case "$1" in
-        FuzzContentType|FuzzContentDisposition|FuzzRequestHead) echo 4096 ;;
+        FuzzContentType|FuzzContentDisposition|FuzzRequestHead|FuzzResponseHead) echo 4096 ;;
         *) echo 65536 ;;
     esac
 }
