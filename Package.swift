@@ -15,11 +15,15 @@ let engineSettings: [SwiftSetting] = swiftSettings + [
 ]
 
 /// libFuzzer targets (Fuzz/README.md). Each is an executable with an `LLVMFuzzerTestOneInput` entry and a
-/// `@main` corpus replayer compiled out under `-DFUZZING`; they depend on Multipart, HTTP1 and FuzzSupport only.
+/// `@main` corpus replayer compiled out under `-DFUZZING`; they depend on Multipart, HTTP1 and FuzzSupport, and
+/// FuzzFileStructure on Policy and Sniff too (all pure modules).
 let fuzzTargets = [
     "FuzzContentType", "FuzzContentDisposition", "FuzzMultipart", "FuzzRoundTrip", "FuzzRequestHead", "FuzzChunked",
-    "FuzzResponseHead",
+    "FuzzResponseHead", "FuzzFileStructure",
 ]
+
+/// Libraries a fuzz target needs beyond Multipart, HTTP1 and FuzzSupport.
+let fuzzExtraDependencies: [String: [Target.Dependency]] = ["FuzzFileStructure": ["Policy", "Sniff"]]
 
 let package = Package(
     name: "partgate",
@@ -103,7 +107,8 @@ let package = Package(
             name: "FuzzSupport", dependencies: ["Multipart"], path: "Fuzz/FuzzSupport", swiftSettings: swiftSettings),
     ] + fuzzTargets.map { name in
         .executableTarget(
-            name: name, dependencies: ["Multipart", "HTTP1", "FuzzSupport"], path: "Fuzz/\(name)", swiftSettings: swiftSettings)
+            name: name, dependencies: ["Multipart", "HTTP1", "FuzzSupport"] + (fuzzExtraDependencies[name] ?? []),
+            path: "Fuzz/\(name)", swiftSettings: swiftSettings)
     },
     swiftLanguageModes: [.v6]
 )

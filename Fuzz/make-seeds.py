@@ -297,6 +297,63 @@ def response_head_seeds():
                                                         "Content-Length: 5\n\n"))
 
 
+def file_structure_seeds():
+    """FuzzFileStructure: small complete PNG, JPEG, GIF, WebP and PDF files (Tests/PolicyTests' FileFixtures),
+    the PNGs and GIF of the shared corpus, polyglots, and the leading bytes of other sniffed formats."""
+    import struct
+    import zlib
+
+    def be32(value):
+        return struct.pack(">I", value)
+
+    def le32(value):
+        return struct.pack("<I", value)
+
+    def filler(count, seed=7):
+        return bytes(((i * 31 + seed) & 0x7F) | 0x20 for i in range(count))
+
+    def png_chunk(kind, data):
+        return be32(len(data)) + kind + data + be32(zlib.crc32(kind + data))
+
+    png = (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", be32(16) + be32(16) + bytes([8, 2, 0, 0, 0]))
+           + png_chunk(b"tEXt", b"Comment\0made by a test") + png_chunk(b"IDAT", filler(40)) + png_chunk(b"IEND", b""))
+    scan = bytearray(filler(60))
+    scan[20:20] = b"\xff\x00"
+    scan[len(scan) * 2 // 3:len(scan) * 2 // 3] = b"\xff\xd3"
+    jpeg = (b"\xff\xd8" + b"\xff\xe0" + struct.pack(">H", 16) + b"JFIF\0" + bytes([1, 1, 0, 0, 1, 0, 1, 0, 0])
+            + b"\xff\xe1" + struct.pack(">H", 14) + b"Exif\0\0" + b"\xff\xd8\xff\xd9\0\0"
+            + b"\xff\xdb" + struct.pack(">H", 67) + b"\0" + filler(64)
+            + b"\xff\xc0" + struct.pack(">H", 17) + bytes([8, 0, 16, 0, 16, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1])
+            + b"\xff\xc4" + struct.pack(">H", 31) + b"\0" + filler(28)
+            + b"\xff\xda" + struct.pack(">H", 12) + bytes([3, 1, 0, 2, 0x11, 3, 0x11, 0, 0x3F, 0])
+            + bytes(scan) + b"\xff\xd9")
+    gif = (b"GIF89a" + bytes([16, 0, 16, 0, 0x80, 0, 0, 0, 0, 0, 255, 255, 255]) + bytes([0x21, 0xF9, 4, 0, 0, 0, 0, 0])
+           + bytes([0x2C, 0, 0, 0, 0, 16, 0, 16, 0, 0, 2]) + bytes([30]) + filler(30) + b"\0;")
+    vp8l = b"VP8L" + le32(25) + b"\x2f" + filler(24) + b"\0"
+    webp = b"RIFF" + le32(4 + len(vp8l)) + b"WEBP" + vp8l
+    pdf = ("%PDF-1.7\n%\u00e2\u00e3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n"
+           "\nxref\n0 1\ntrailer\n<< /Root 1 0 R >>\nstartxref\n9\n%%EOF\n"
+           "2 0 obj\n<< >>\nendobj\nstartxref\n60\n%%EOF\r\n").encode("utf-8")
+    samples = {"png": png, "jpeg": jpeg, "gif": gif, "webp": webp, "pdf": pdf}
+    for name, data in samples.items():
+        write("FuzzFileStructure", name, data)
+        write("FuzzFileStructure", name + "-zip-polyglot", data + b"PK\x03\x04\x14\0\0\0\0\0payload.php<?php system($_GET['c']); ?>")
+        write("FuzzFileStructure", name + "-truncated", data[:len(data) * 2 // 3])
+    for path in ["formidable/file/beta-sticker-1.png", "formidable/file/menu_separator.png", "formidable/file/blank.gif",
+                 "werkzeug/multipart/firefox3-2png1txt/file1.png", "werkzeug/multipart/firefox3-2png1txt/file2.png"]:
+        write("FuzzFileStructure", "corpus-" + os.path.basename(path), read(path))
+    write("FuzzFileStructure", "html", b"  <!DOCTYPE html><html><script>alert(1)</script>")
+    write("FuzzFileStructure", "svg", b"<?xml version=\"1.0\"?>\n<!-- c -->\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>")
+    write("FuzzFileStructure", "php", b"\xef\xbb\xbf<?php echo 1; ?>")
+    write("FuzzFileStructure", "pe", b"MZ" + b"\x90" * 0x3A + le32(0x40) + b"PE\0\0\x4c\x01\x03\0" + b"\0" * 64)
+    write("FuzzFileStructure", "elf", b"\x7fELF\x02\x01\x01" + b"\0" * 57)
+    write("FuzzFileStructure", "docx", b"PK\x03\x04\x14\0\0\0\x08\0" + b"\0" * 16 + struct.pack("<HH", 19, 0)
+          + b"[Content_Types].xml" + b"\0" * 32)
+    write("FuzzFileStructure", "avif", struct.pack(">I", 28) + b"ftypavif" + b"\0\0\0\0" + b"avifmif1miaf")
+    write("FuzzFileStructure", "cfb", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 504)
+    write("FuzzFileStructure", "tar", b"a.txt".ljust(100, b"\0") + b"0000644\0" * 3 + b"\0" * 24 + b"ustar\0" + b"\0" * 249)
+
+
 if __name__ == "__main__":
     if not os.path.isdir(SHARED):
         sys.exit(f"shared corpus not found at {SHARED} (pass its path as the first argument)")
@@ -307,3 +364,4 @@ if __name__ == "__main__":
     request_head_seeds()
     chunked_seeds()
     response_head_seeds()
+    file_structure_seeds()

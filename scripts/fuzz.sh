@@ -20,7 +20,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-ALL_TARGETS=(FuzzContentType FuzzContentDisposition FuzzMultipart FuzzRoundTrip FuzzRequestHead FuzzChunked FuzzResponseHead)
+ALL_TARGETS=(FuzzContentType FuzzContentDisposition FuzzMultipart FuzzRoundTrip FuzzRequestHead FuzzChunked FuzzResponseHead FuzzFileStructure)
 SCRATCH=.build-fuzz
 merge=0
 configuration=debug
@@ -42,6 +42,7 @@ done
 max_len() {
     case "$1" in
         FuzzContentType|FuzzContentDisposition|FuzzRequestHead|FuzzResponseHead) echo 4096 ;;
+        FuzzFileStructure) echo 8192 ;;
         *) echo 65536 ;;
     esac
 }

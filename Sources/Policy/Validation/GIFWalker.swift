@@ -4,7 +4,7 @@
 /// Fails on a bad header, a byte that starts no block (`GIF89a` followed by `<script>` or `/*` fails here),
 /// an LZW code size outside 2…12, and any byte after the trailer (a valid GIF with script appended is a
 /// polyglot). The file must end right after the trailer.
-struct GIFWalker: StructureWalking {
+package struct GIFWalker: StructureWalking {
     private enum State: Sendable {
         case header
         case screen

@@ -4,7 +4,7 @@
 /// Fails on a missing `SOI`, a second `SOI`, a segment length under 2, a scan before any frame header (`SOFn`),
 /// `EOI` before any scan, a byte where a marker belongs, and any byte after `EOI` (PHP or a ZIP appended to a
 /// photo is a polyglot). Segments are skipped by their length, so an EXIF thumbnail inside `APP1` is no end.
-struct JPEGWalker: StructureWalking {
+package struct JPEGWalker: StructureWalking {
     private enum State: Sendable {
         case soi(Int)
         /// Expecting `FF`.

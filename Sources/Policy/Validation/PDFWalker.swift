@@ -4,7 +4,7 @@
 /// Incremental updates add `%%EOF` markers; the last one counts. A ZIP, HTML or script appended after it makes
 /// a polyglot and fails. (The object structure in between is not parsed.) Markers are found with `memchr` for
 /// `%`, and a marker split across spans through the last four bytes of the previous ones.
-struct PDFWalker: StructureWalking {
+package struct PDFWalker: StructureWalking {
     private static let header = Array("%PDF-".utf8)
     private static let marker = Array("%%EOF".utf8)
 

@@ -3,7 +3,7 @@
 /// Fails on a bad signature, a first chunk other than a 13-byte `IHDR`, a length over 2³¹−1, a type that is
 /// not four ASCII letters, a CRC mismatch, an `IEND` with data or before any `IDAT`, and any byte after `IEND`
 /// (a PNG with a ZIP or script appended is a polyglot). The file must end right after `IEND`'s CRC.
-struct PNGWalker: StructureWalking {
+package struct PNGWalker: StructureWalking {
     private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     private static let ihdr: UInt32 = 0x4948_4452
     private static let idat: UInt32 = 0x4944_4154

@@ -1,12 +1,12 @@
 /// What a structure walker concluded about a part's bytes.
-enum StructureVerdict: Sendable, Hashable, CustomStringConvertible {
+package enum StructureVerdict: Sendable, Hashable, CustomStringConvertible {
     /// The bytes are one well-formed file of the format, and nothing else.
     case valid
     /// The bytes are not (or not only) a well-formed file of the format; the reason is one sentence.
     case invalid(String)
 
     /// "valid", or the reason.
-    var description: String {
+    package var description: String {
         switch self {
         case .valid: return "valid"
         case .invalid(let reason): return reason

@@ -3,7 +3,7 @@ import Sniff
 /// The structure walker for a sniffed type (`sniff.validate`): PNG, JPEG, GIF, WebP or PDF.
 ///
 /// Fed every byte the stage forwards for the part, in order and in any spans; see ``StructureWalking``.
-enum StructureWalker: Sendable {
+package enum StructureWalker: Sendable {
     case png(PNGWalker)
     case jpeg(JPEGWalker)
     case gif(GIFWalker)
@@ -12,7 +12,7 @@ enum StructureWalker: Sendable {
 
     /// The walker for a sniffed type, or nil when partgate has none for it (the part is then not validated).
     /// - Parameter type: the part's sniffed type.
-    init?(for type: SniffedType) {
+    package init?(for type: SniffedType) {
         switch type {
         case .png: self = .png(PNGWalker())
         case .jpeg: self = .jpeg(JPEGWalker())
@@ -24,10 +24,10 @@ enum StructureWalker: Sendable {
     }
 
     /// The types that have a walker.
-    static let validatedTypes: [SniffedType] = [.png, .jpeg, .gif, .webp, .pdf]
+    package static let validatedTypes: [SniffedType] = [.png, .jpeg, .gif, .webp, .pdf]
 
     /// Takes the next forwarded bytes.
-    mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func feed(_ bytes: UnsafeRawBufferPointer) {
         switch self {
         case .png(var walker):
             walker.feed(bytes)
@@ -48,7 +48,7 @@ enum StructureWalker: Sendable {
     }
 
     /// Why the bytes so far cannot be valid, or nil.
-    var failure: String? {
+    package var failure: String? {
         switch self {
         case .png(let walker): return walker.failure
         case .jpeg(let walker): return walker.failure
@@ -59,7 +59,7 @@ enum StructureWalker: Sendable {
     }
 
     /// The verdict at the part's end.
-    func finish() -> StructureVerdict {
+    package func finish() -> StructureVerdict {
         switch self {
         case .png(let walker): return walker.finish()
         case .jpeg(let walker): return walker.finish()

@@ -3,7 +3,7 @@
 ///
 /// The RIFF size must match the part: a part shorter than it is truncated, and any byte past it is data the
 /// container does not own (a polyglot).
-struct WebPWalker: StructureWalking {
+package struct WebPWalker: StructureWalking {
     private enum State: Sendable {
         case riffHeader
         case chunkHeader
