@@ -16,14 +16,16 @@ let engineSettings: [SwiftSetting] = swiftSettings + [
 
 /// libFuzzer targets (Fuzz/README.md). Each is an executable with an `LLVMFuzzerTestOneInput` entry and a
 /// `@main` corpus replayer compiled out under `-DFUZZING`; they depend on Multipart, HTTP1 and FuzzSupport, and
-/// FuzzFileStructure on Policy and Sniff too (all pure modules).
+/// FuzzFileStructure and FuzzPolicy on Policy and Sniff too (all pure modules).
 let fuzzTargets = [
     "FuzzContentType", "FuzzContentDisposition", "FuzzMultipart", "FuzzRoundTrip", "FuzzRequestHead", "FuzzChunked",
-    "FuzzResponseHead", "FuzzFileStructure",
+    "FuzzResponseHead", "FuzzFileStructure", "FuzzPolicy",
 ]
 
 /// Libraries a fuzz target needs beyond Multipart, HTTP1 and FuzzSupport.
-let fuzzExtraDependencies: [String: [Target.Dependency]] = ["FuzzFileStructure": ["Policy", "Sniff"]]
+let fuzzExtraDependencies: [String: [Target.Dependency]] = [
+    "FuzzFileStructure": ["Policy", "Sniff"], "FuzzPolicy": ["Policy", "Sniff"],
+]
 
 let package = Package(
     name: "partgate",

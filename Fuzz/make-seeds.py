@@ -354,6 +354,51 @@ def file_structure_seeds():
     write("FuzzFileStructure", "tar", b"a.txt".ljust(100, b"\0") + b"0000644\0" * 3 + b"\0" * 24 + b"ustar\0" + b"\0" * 249)
 
 
+def policy_seeds():
+    """FuzzPolicy: `[route][boundary length - 1][boundary][body]` for each of the five routes (FuzzRoutes.swift):
+    forms with images, scripts, executables, documents and long notes, and the browser bodies of werkzeug."""
+    def case(route, boundary, body):
+        return bytes([route, len(boundary) - 1]) + boundary + body
+
+    def form(*parts):
+        out = b""
+        for name, filename, ctype, data in parts:
+            disposition = f'Content-Disposition: form-data; name="{name}"'
+            if filename is not None:
+                disposition += f'; filename="{filename}"'
+            out += b"--B\r\n" + disposition.encode() + b"\r\n"
+            if ctype:
+                out += b"Content-Type: " + ctype.encode() + b"\r\n"
+            out += b"\r\n" + data + b"\r\n"
+        return out + b"--B--\r\n"
+
+    def sample(name):
+        return read(os.path.join(CORPUS, "FuzzFileStructure", name))
+
+    png, jpeg, gif, pdf = sample("png"), sample("jpeg"), sample("gif"), sample("pdf")
+    pe = sample("pe")
+    bodies = {
+        "images": form(("title", None, None, b"holiday"), ("file", "a.png", "image/png", png),
+                       ("photo", "b.jpg", "image/jpeg", jpeg), ("file2", "c.gif", "image/gif", gif)),
+        "scripts": form(("file", "shell.php", "image/png", b"<?php system($_GET['c']); ?>"),
+                        ("doc", "report.pdf", "application/pdf", pdf), ("doc2", "notes.txt", "text/plain", b"plain"),
+                        ("note", None, None, b"n" * 300)),
+        "executable": form(("file", "setup.png", "image/png", pe), ("x", None, "text/plain; charset=latin1", b"v")),
+        "polyglot": form(("file", "p.png", "image/png", png + b"PK\x03\x04payload")),
+        "unsafe-names": form(("file", "../../etc/passwd", None, b"x"), ("a\x7f", "e\u00e9.txt".encode("utf-8").decode("latin1"), None, b"y")),
+        "big-image": form(("file", "big.png", "image/png", png[:-12] + b"\0" * 3000 + png[-12:])),
+    }
+    for route in range(5):
+        for name, body in bodies.items():
+            write("FuzzPolicy", f"route{route}-{name}", case(route, b"B", body))
+    for browser in ["firefox3-2png1txt", "webkit3-2png1txt"]:
+        body = read(f"werkzeug/multipart/{browser}/request.http")
+        boundary = body.split(b"\r\n", 1)[0][2:]
+        if body.startswith(b"--") and 1 <= len(boundary) <= 70:
+            for route in (1, 3):
+                write("FuzzPolicy", f"route{route}-werkzeug-{browser}", case(route, boundary, body))
+
+
 if __name__ == "__main__":
     if not os.path.isdir(SHARED):
         sys.exit(f"shared corpus not found at {SHARED} (pass its path as the first argument)")
@@ -365,3 +410,4 @@ if __name__ == "__main__":
     chunked_seeds()
     response_head_seeds()
     file_structure_seeds()
+    policy_seeds()

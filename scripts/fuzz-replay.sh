@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(FuzzContentType FuzzContentDisposition FuzzMultipart FuzzRoundTrip FuzzRequestHead FuzzChunked FuzzResponseHead FuzzFileStructure)
+[[ ${#targets[@]} -eq 0 ]] && targets=(FuzzContentType FuzzContentDisposition FuzzMultipart FuzzRoundTrip FuzzRequestHead FuzzChunked FuzzResponseHead FuzzFileStructure FuzzPolicy)
 bin_dir=.build/debug
 build_log=$(mktemp)
 trap 'rm -f "$build_log"' EXIT

@@ -20,7 +20,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-ALL_TARGETS=(FuzzContentType FuzzContentDisposition FuzzMultipart FuzzRoundTrip FuzzRequestHead FuzzChunked FuzzResponseHead FuzzFileStructure)
+ALL_TARGETS=(FuzzContentType FuzzContentDisposition FuzzMultipart FuzzRoundTrip FuzzRequestHead FuzzChunked FuzzResponseHead FuzzFileStructure FuzzPolicy)
 SCRATCH=.build-fuzz
 merge=0
 configuration=debug
@@ -43,6 +43,7 @@ max_len() {
     case "$1" in
         FuzzContentType|FuzzContentDisposition|FuzzRequestHead|FuzzResponseHead) echo 4096 ;;
         FuzzFileStructure) echo 8192 ;;
+        FuzzPolicy) echo 16384 ;;
         *) echo 65536 ;;
     esac
 }
