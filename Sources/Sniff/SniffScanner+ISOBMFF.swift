@@ -19,7 +19,12 @@ extension SniffScanner {
     /// (its remaining brands cannot be seen anyway), and image and other media brands are recognised.
     mutating func matchISOBaseMedia() -> Match? {
         guard let boxSize = uint32BE(0), matches("ftyp", at: 4), boxSize >= 16, boxSize % 4 == 0 else { return nil }
-        if isComplete && boxSize > count { return nil }
+        if boxSize > count {
+            // A complete resource that ends inside the box is not one; an incomplete one may still end there, so
+            // the answer waits for the box's end (or a full window, past which the box cannot end in it).
+            if isComplete { return nil }
+            _ = has(min(boxSize, sniffWindowSize) - 1)
+        }
         // Major brand.
         if brand(at: 8, isIn: Self.avifBrands) { return (.avif, "ftyp-avif") }
         if brand(at: 8, isIn: Self.heicBrands) { return (.heic, "ftyp-heic") }

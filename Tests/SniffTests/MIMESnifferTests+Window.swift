@@ -35,6 +35,27 @@ extension MIMESnifferTests {
         #expect(settled == SniffResult(type: .octetStream, signature: "binary", isFinal: true))
     }
 
+    /// An `ftyp` box longer than the bytes so far matches only if the resource runs past the box (or fills the
+    /// window), so the answer is provisional until it does or ends. Found by FuzzFileStructure: 336 bytes were
+    /// "final" AVIF, the whole 430-byte resource binary. A caller deciding on a final result, as `isFinal`
+    /// allows, would have decided on the split; partgate's policy stage waits for a full window or the part's
+    /// end, so its decisions were not affected.
+    @Test func anFtypBoxPastTheBytesSoFarIsProvisional() {
+        let box = [0x00, 0x00, 0x08, 0x00] + Fixture.ascii("ftypavif") + [0, 0, 0, 0] + Fixture.ascii("mif1miaf")
+        let resource = Fixture.padded(box, to: 600, with: 0x00)  // a 2,048-byte box in a 600-byte resource
+        let start = sniff(Array(resource.prefix(336)), complete: false)
+        #expect(start.type == .avif)
+        #expect(!start.isFinal, "the resource may end before the box")
+        #expect(sniff(resource, complete: true) == SniffResult(type: .octetStream, signature: "binary", isFinal: true))
+        // Past the window the box can no longer end in the resource: a full window decides AVIF for good.
+        let long = Fixture.padded(box, to: sniffWindowSize + 10, with: 0x00)
+        #expect(sniff(long, complete: false) == SniffResult(type: .avif, signature: "ftyp-avif", isFinal: true))
+        // A box that ends inside the bytes so far is settled at once.
+        let small = [0x00, 0x00, 0x00, 0x18] + Array(box[4...]) + Fixture.ascii("avif")
+        let settled = sniff(Fixture.padded(small, to: 300, with: 0x00), complete: false)
+        #expect(settled == SniffResult(type: .avif, signature: "ftyp-avif", isFinal: true))
+    }
+
     @Test func secondMP3FrameHeaderIsRequiredUnlessTheResourceIsOneFrame() {
         let frame = Fixture.mp3Frame
         #expect(sniff(frame, complete: true).signature == "mp3-frames", "one whole frame")
