@@ -74,7 +74,9 @@ public enum Feeder {
     static func heldBound(_ parser: MultipartParser, _ boundary: Boundary, _ limits: MultipartLimits) -> Int {
         let key = HeldKey(boundaryLength: boundary.bytes.count, limits: limits)
         if let bound = heldBounds[key] { return bound }
-        let bound = HeldBytes.measure(parser) + limits.partHeaderBytes + limits.headerLines
+        // The head buffer's two arrays (committed fields, a line straddling a span edge) each grow by doubling up to
+        // partHeaderBytes and keep their size from part to part; the field table holds one entry per line.
+        let bound = HeldBytes.measure(parser) + 2 * limits.partHeaderBytes + limits.headerLines
         heldBounds[key] = bound
         return bound
     }

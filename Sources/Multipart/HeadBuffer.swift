@@ -1,8 +1,9 @@
 /// The current part's header section while it is being read: field names and values (without line
 /// terminators) in one reusable byte array, and a line that straddles a span edge.
 ///
-/// Bounded by ``MultipartLimits/partHeaderBytes``. The arrays keep their size from part to part and are
-/// addressed through explicit counts, so resetting for the next part costs nothing.
+/// The bytes it holds are bounded by ``MultipartLimits/partHeaderBytes``; each of its two arrays grows by doubling
+/// to at most that size, so together they take at most twice the limit. The arrays keep their size from part to
+/// part and are addressed through explicit counts, so resetting for the next part costs nothing.
 struct HeadBuffer: Sendable {
     struct Field: Sendable {
         var name: Range<Int>
