@@ -106,7 +106,7 @@ let package = Package(
             name: "PartgateTests", dependencies: ["partgate", "Multipart", "ProxyEngine", "LoopbackTestSupport"],
             swiftSettings: swiftSettings),
         .target(
-            name: "FuzzSupport", dependencies: ["Multipart"], path: "Fuzz/FuzzSupport", swiftSettings: swiftSettings),
+            name: "FuzzSupport", dependencies: ["Multipart", "HTTP1"], path: "Fuzz/FuzzSupport", swiftSettings: swiftSettings),
     ] + fuzzTargets.map { name in
         .executableTarget(
             name: name, dependencies: ["Multipart", "HTTP1", "FuzzSupport"] + (fuzzExtraDependencies[name] ?? []),

@@ -252,12 +252,17 @@ def read(path):
         return file.read()
 
 
+def llhttp_vectors(kind):
+    """(name, bytes) of every rendered llhttp vector of `kind` ("request" or "response"), named by its path."""
+    base = os.path.join(SHARED, "llhttp", "rendered", kind)
+    for path in walk(base, ".bin"):
+        yield os.path.relpath(path, base).replace(os.sep, "--")[:-4], read(path)
+
+
 def request_head_seeds():
     """FuzzRequestHead: every llhttp request vector (rendered bytes), plus a few pipelined heads."""
-    base = os.path.join(SHARED, "llhttp", "rendered", "request")
-    for path in walk(base, ".bin"):
-        name = os.path.relpath(path, base).replace(os.sep, "--")[:-4]
-        write("FuzzRequestHead", "llhttp-" + name, read(path)[:4096])
+    for name, data in llhttp_vectors("request"):
+        write("FuzzRequestHead", "llhttp-" + name, data[:4096])
     write("FuzzRequestHead", "pipelined", crlf("GET / HTTP/1.1\nHost: a\n\nPOST /u HTTP/1.1\nHost: a\n"
                                                "Content-Length: 3\n\n"))
     write("FuzzRequestHead", "leading-empty-lines", crlf("\n\nGET /x?y=1 HTTP/1.0\nHost: [::1]:80\n\n"))
@@ -268,12 +273,9 @@ def request_head_seeds():
 
 def chunked_seeds():
     """FuzzChunked: the bodies of the llhttp request vectors that use chunked framing, plus hand-written ones."""
-    base = os.path.join(SHARED, "llhttp", "rendered", "request")
-    for path in walk(base, ".bin"):
-        data = read(path)
+    for name, data in llhttp_vectors("request"):
         head, separator, body = data.partition(b"\r\n\r\n")
         if separator and b"chunked" in head.lower() and body:
-            name = os.path.relpath(path, base).replace(os.sep, "--")[:-4]
             write("FuzzChunked", "llhttp-" + name, body[:4096])
     write("FuzzChunked", "two-chunks", b"5\r\nhello\r\n6;ext=\"q\\\"x\"\r\n world\r\n0\r\n\r\n")
     write("FuzzChunked", "trailers", b"3\r\nabc\r\n0\r\nExpires: never\r\nX-A: b\r\n\r\n")
@@ -284,10 +286,8 @@ def chunked_seeds():
 
 def response_head_seeds():
     """FuzzResponseHead: every llhttp response vector (rendered bytes), plus interim and framing heads."""
-    base = os.path.join(SHARED, "llhttp", "rendered", "response")
-    for path in walk(base, ".bin"):
-        name = os.path.relpath(path, base).replace(os.sep, "--")[:-4]
-        write("FuzzResponseHead", "llhttp-" + name, read(path)[:4096])
+    for name, data in llhttp_vectors("response"):
+        write("FuzzResponseHead", "llhttp-" + name, data[:4096])
     write("FuzzResponseHead", "interim-then-final", crlf("HTTP/1.1 100 Continue\n\nHTTP/1.1 200 OK\n"
                                                          "Content-Length: 2\n\n"))
     write("FuzzResponseHead", "chunked-with-options", crlf("HTTP/1.1 201 Created\nConnection: keep-alive, X-Hop\n"

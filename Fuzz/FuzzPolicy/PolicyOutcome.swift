@@ -32,18 +32,7 @@ struct PolicyOutcome: Equatable, CustomStringConvertible {
         var outcome = self
         outcome.parseError = nil
         outcome.parts = parts.filter { $0.head.index < rejection.partIndex }
-        outcome.records = records.map { record in
-            guard record.index == rejection.partIndex else { return record }
-            var record = record
-            record.receivedBytes = 0
-            record.forwardedBytes = 0
-            record.digest = nil
-            record.sniffedType = nil
-            record.forwardedName = nil
-            record.forwardedFilename = nil
-            record.forwardedType = nil
-            return record
-        }
+        outcome.records = records.map { $0.index == rejection.partIndex ? $0.withoutRefusalProgress : $0 }
         return outcome
     }
 

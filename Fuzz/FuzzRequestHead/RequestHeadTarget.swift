@@ -1,50 +1,23 @@
 import FuzzSupport
 import HTTP1
 
-/// `RequestHeadParser` on arbitrary bytes, checked four ways.
+/// `RequestHeadParser` on arbitrary bytes (pipelined heads), checked four ways.
 ///
-/// 1. Split invariance: the heads read (pipelined, up to ``HeadSequence/maxHeads``), the offsets after
-///    them and the stop (waiting, or the error with its code and offset) are the same whether the input
-///    comes whole, one byte at a time, or cut at two points the input's own bytes choose.
-/// 2. Bounds: an error offset lies within the head being read; a head never exceeds `maxHeadBytes`
-///    (counting the empty lines skipped before it).
+/// 1. Split invariance and 2. bounds: ``HeadStream/check(_:limits:eachHead:)`` (the same heads, offsets and
+///    stop whole, byte by byte and cut at two points; no head over `maxHeadBytes`; error offsets in the head).
 /// 3. Round trip: a head written back with `serialized()` parses to the same head, consuming all of it.
 /// 4. The checks the engine runs next (`RequestFraming(analyzing:)`, `validatedHost()`,
 ///    `singleContentType()`) never crash; framing never accepts Content-Length with Transfer-Encoding, and
 ///    a Content-Length framing is the field's value.
 ///
-/// Two limit sets: the defaults, and small ones the fuzzer can reach (head 256, 8 fields, lines 64).
+/// Under both of ``HeadStream/limitSets``.
 enum RequestHeadTarget {
-    static let limitSets = [
-        HeadLimits(),
-        HeadLimits(maxHeadBytes: 256, maxFieldCount: 8, maxStartLineBytes: 64, maxFieldLineBytes: 64),
-    ]
-
     static func run(_ input: UnsafeRawBufferPointer) {
-        for limits in limitSets {
-            check(input, limits: limits)
-        }
-    }
-
-    static func check(_ input: UnsafeRawBufferPointer, limits: HeadLimits) {
-        let whole = HeadSequence.read(input, limits: limits, cuts: [])
-        let bytewise = HeadSequence.read(input, limits: limits, cuts: Array(0..<input.count))
-        invariant(whole == bytewise, "byte-at-a-time reading differs:\n whole \(whole)\n bytes \(bytewise)")
-        let cuts = cutPoints(in: input)
-        let split = HeadSequence.read(input, limits: limits, cuts: cuts)
-        invariant(whole == split, "reading cut at \(cuts) differs:\n whole \(whole)\n split \(split)")
-
-        var previousEnd = 0
-        for (head, end) in zip(whole.heads, whole.ends) {
-            invariant(end - previousEnd <= limits.maxHeadBytes,
-                      "a head of \(end - previousEnd) bytes passed the \(limits.maxHeadBytes)-byte limit")
-            previousEnd = end
-            roundTrip(head, limits: limits)
-            engineChecks(head)
-        }
-        if case .error(let error) = whole.stop, let offset = error.offset {
-            invariant(offset >= 0 && offset <= input.count - previousEnd,
-                      "error \(error) offset outside the \(input.count - previousEnd) bytes of the head")
+        for limits in HeadStream<RequestHeadParser>.limitSets {
+            HeadStream<RequestHeadParser>.check(input, limits: limits) { head in
+                roundTrip(head, limits: limits)
+                engineChecks(head)
+            }
         }
     }
 

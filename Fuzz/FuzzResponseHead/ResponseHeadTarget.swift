@@ -3,10 +3,8 @@ import HTTP1
 
 /// `ResponseHeadParser` on arbitrary bytes (what an upstream may send), checked four ways.
 ///
-/// 1. Split invariance: the heads read, the offsets after them and the stop are the same whether the input
-///    comes whole (the status line's one-pass path), one byte at a time (the byte machine), or cut at two
-///    points the input's own bytes choose.
-/// 2. Bounds: an error offset lies within the head being read; a head never exceeds `maxHeadBytes`.
+/// 1. Split invariance and 2. bounds: ``HeadStream/check(_:limits:eachHead:)``, which also sets the status
+///    line's one-pass path (a whole input) against the byte machine (one byte at a time).
 /// 3. Round trip: a head written back with `write(into:)` parses to the same head, consuming all of it.
 /// 4. Relay: `ResponseFraming(analyzing:requestMethod:)` never crashes, and never accepts Content-Length
 ///    with Transfer-Encoding. A head it accepts, written as the engine relays it (hop-by-hop fields and
@@ -14,40 +12,16 @@ import HTTP1
 ///    with the same body framing and carries no hop-by-hop field but the one added: the client reads the
 ///    body exactly as partgate did.
 ///
-/// Two limit sets: the defaults, and small ones the fuzzer can reach (head 256, 8 fields, lines 64).
+/// Under both of ``HeadStream/limitSets``.
 enum ResponseHeadTarget {
-    static let limitSets = [
-        HeadLimits(),
-        HeadLimits(maxHeadBytes: 256, maxFieldCount: 8, maxStartLineBytes: 64, maxFieldLineBytes: 64),
-    ]
-
     static func run(_ input: UnsafeRawBufferPointer) {
-        for limits in limitSets {
-            check(input, limits: limits)
-        }
-    }
-
-    static func check(_ input: UnsafeRawBufferPointer, limits: HeadLimits) {
-        let whole = ResponseSequence.read(input, limits: limits, cuts: [])
-        let bytewise = ResponseSequence.read(input, limits: limits, cuts: Array(0..<input.count))
-        invariant(whole == bytewise, "byte-at-a-time reading differs:\n whole \(whole)\n bytes \(bytewise)")
-        let cuts = cutPoints(in: input)
-        let split = ResponseSequence.read(input, limits: limits, cuts: cuts)
-        invariant(whole == split, "reading cut at \(cuts) differs:\n whole \(whole)\n split \(split)")
-
-        var previousEnd = 0
-        for (head, end) in zip(whole.heads, whole.ends) {
-            invariant(end - previousEnd <= limits.maxHeadBytes,
-                      "a head of \(end - previousEnd) bytes passed the \(limits.maxHeadBytes)-byte limit")
-            previousEnd = end
-            roundTrip(head, limits: limits)
-            for method in ["GET", "HEAD", "POST"] {
-                relay(head, requestMethod: method)
+        for limits in HeadStream<ResponseHeadParser>.limitSets {
+            HeadStream<ResponseHeadParser>.check(input, limits: limits) { head in
+                roundTrip(head, limits: limits)
+                for method in ["GET", "HEAD", "POST"] {
+                    relay(head, requestMethod: method)
+                }
             }
-        }
-        if case .error(let error) = whole.stop, let offset = error.offset {
-            invariant(offset >= 0 && offset <= input.count - previousEnd,
-                      "error \(error) offset outside the \(input.count - previousEnd) bytes of the head")
         }
     }
 

@@ -1,8 +1,8 @@
 // FuzzSupport: helpers shared by the libFuzzer targets in Fuzz/ (see Fuzz/README.md).
 //
 // Reading structured choices from an input, recording and checking parser events, feeding a body in
-// pieces, measuring what the parser holds, and the corpus replay driver. Depends on Multipart only;
-// imports neither Foundation nor the engine's C modules.
+// pieces, measuring what the parser holds, reading head streams, and the corpus replay driver. Depends on
+// Multipart and HTTP1; imports neither Foundation nor the engine's C modules.
 
 /// Stops the process with a message when a fuzzing invariant does not hold.
 ///

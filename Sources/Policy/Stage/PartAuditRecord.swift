@@ -77,4 +77,19 @@ public struct PartAuditRecord: Sendable, Hashable {
     public var decisionText: String {
         reportOnly ? "\(decision.rawValue) (report-only)" : decision.rawValue
     }
+
+    /// The refused part's record without what depends on where in the body the refusal came (how much of the
+    /// part had arrived and gone out, and what was known of it by then): the part of it that must be the same
+    /// however the body was split (the split tests and FuzzPolicy compare it).
+    package var withoutRefusalProgress: PartAuditRecord {
+        var record = self
+        record.receivedBytes = 0
+        record.forwardedBytes = 0
+        record.digest = nil
+        record.sniffedType = nil
+        record.forwardedName = nil
+        record.forwardedFilename = nil
+        record.forwardedType = nil
+        return record
+    }
 }

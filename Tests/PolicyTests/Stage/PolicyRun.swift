@@ -30,18 +30,7 @@ struct PolicyRun: Sendable, Hashable {
         run.copied = 0
         guard let rejection else { return run }
         run.parts = parts.filter { $0.head.index < rejection.partIndex }
-        run.records = records.map { record in
-            guard record.index == rejection.partIndex else { return record }
-            var record = record
-            record.receivedBytes = 0
-            record.forwardedBytes = 0
-            record.digest = nil
-            record.sniffedType = nil
-            record.forwardedName = nil
-            record.forwardedFilename = nil
-            record.forwardedType = nil
-            return record
-        }
+        run.records = records.map { $0.index == rejection.partIndex ? $0.withoutRefusalProgress : $0 }
         return run
     }
 
