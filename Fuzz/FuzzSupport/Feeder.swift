@@ -20,7 +20,7 @@ public enum Feeder {
     ) -> ParseOutcome {
         var parser = MultipartParser(boundary: boundary, limits: limits, strictness: strictness)
         var log = EventLog(body: body, boundary: boundary)
-        let heldBound = checkHeld.isEmpty ? 0 : heldBound(parser, boundary, limits)
+        let heldBound = checkHeld.isEmpty ? 0 : heldBound(parser, boundary, limits, strictness)
         let cuts = cutPoints(body.count, pieces)
         var error: MultipartError?
         for (call, (start, end)) in cuts.enumerated() {
@@ -69,10 +69,12 @@ public enum Feeder {
     }
 
     /// What a parser may hold between calls: what it holds fresh (boundary patterns, action table), plus the
-    /// header section (its bytes and partial line share the `partHeaderBytes` budget) and one field per
-    /// header line. Cached per boundary length and limits: measuring is slow.
-    static func heldBound(_ parser: MultipartParser, _ boundary: Boundary, _ limits: MultipartLimits) -> Int {
-        let key = HeldKey(boundaryLength: boundary.bytes.count, limits: limits)
+    /// header section's two arrays and one field per header line. Cached per boundary length, limits and
+    /// strictness (the action table's size depends on it): measuring is slow.
+    static func heldBound(
+        _ parser: MultipartParser, _ boundary: Boundary, _ limits: MultipartLimits, _ strictness: Strictness
+    ) -> Int {
+        let key = HeldKey(boundaryLength: boundary.bytes.count, limits: limits, strictness: strictness)
         if let bound = heldBounds[key] { return bound }
         // The head buffer's two arrays (committed fields, a line straddling a span edge) each grow by doubling up to
         // partHeaderBytes and keep their size from part to part; the field table holds one entry per line.
@@ -84,6 +86,7 @@ public enum Feeder {
     private struct HeldKey: Hashable {
         var boundaryLength: Int
         var limits: MultipartLimits
+        var strictness: Strictness
     }
 
     /// Fuzz targets are single-threaded; this cache is only touched from the fuzzing thread.
