@@ -69,16 +69,16 @@ public enum Feeder {
     }
 
     /// What a parser may hold between calls: what it holds fresh (boundary patterns, action table), plus the
-    /// header section's two arrays and one field per header line. Cached per boundary length, limits and
+    /// header section's array and one field per header line. Cached per boundary length, limits and
     /// strictness (the action table's size depends on it): measuring is slow.
     static func heldBound(
         _ parser: MultipartParser, _ boundary: Boundary, _ limits: MultipartLimits, _ strictness: Strictness
     ) -> Int {
         let key = HeldKey(boundaryLength: boundary.bytes.count, limits: limits, strictness: strictness)
         if let bound = heldBounds[key] { return bound }
-        // The head buffer's two arrays (committed fields, a line straddling a span edge) each grow by doubling up to
-        // partHeaderBytes and keep their size from part to part; the field table holds one entry per line.
-        let bound = HeldBytes.measure(parser) + 2 * limits.partHeaderBytes + limits.headerLines
+        // The head buffer's array (committed fields, then a line straddling a span edge) grows by doubling up to
+        // partHeaderBytes and keeps its size from part to part; the field table holds one entry per line.
+        let bound = HeldBytes.measure(parser) + limits.partHeaderBytes + limits.headerLines
         heldBounds[key] = bound
         return bound
     }

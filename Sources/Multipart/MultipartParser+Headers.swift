@@ -32,13 +32,33 @@ extension MultipartParser {
             let end = UnsafeRawPointer(hit) - base
             try addHeaderBytes(end + 1 - index)
             if !head.hasPartialLine {
-                try headerLine(UnsafeRawBufferPointer(rebasing: span[index..<end]), &handler)
+                let line = UnsafeRawBufferPointer(rebasing: span[index..<end])
+                switch try headerLine(line, &handler) {
+                case nil:
+                    break
+                case .field(let name, let value)?:
+                    head.append(name: UnsafeRawBufferPointer(rebasing: line[name]),
+                                value: UnsafeRawBufferPointer(rebasing: line[value]))
+                case .continuation(let value)?:
+                    head.continueLast(UnsafeRawBufferPointer(rebasing: line[value]))
+                case .endOfHead?:
+                    try finishHead(&handler)
+                }
             } else {
                 head.appendPartial(UnsafeRawBufferPointer(rebasing: span[index..<end]))
-                let line = head.takePartial()
-                try withRawBytes(line.bytes) { (bytes) throws(MultipartError) in
-                    try headerLine(UnsafeRawBufferPointer(rebasing: bytes[0..<line.count]), &handler)
+                // The line lies in the head buffer's array, which is lent out while the line is read.
+                let line = head.detachPartialLine()
+                let action: HeaderLineAction?
+                do {
+                    action = try withRawBytes(line.storage) { (bytes) throws(MultipartError) -> HeaderLineAction? in
+                        try headerLine(UnsafeRawBufferPointer(rebasing: bytes[line.range]), &handler)
+                    }
+                } catch {
+                    head.reattach(line, recording: nil)
+                    throw error
                 }
+                head.reattach(line, recording: action)
+                if case .endOfHead? = action { try finishHead(&handler) }
             }
             head.lineStart = spanOffset + Int64(end + 1)
             index = end + 1
@@ -55,10 +75,12 @@ extension MultipartParser {
         }
     }
 
-    /// One header line, without its LF (a trailing CR is the CRLF's). One pass over the bytes.
+    /// One header line, without its LF (a trailing CR is the CRLF's). One pass over the bytes. The blank line
+    /// comes back as `.endOfHead`, and in the deferred mode the field (or continuation) to record, in offsets from
+    /// the line's start, for the caller to record from wherever the line lies.
     private mutating func headerLine<Handler: MultipartHandler>(
         _ raw: UnsafeRawBufferPointer, _ handler: inout Handler
-    ) throws(MultipartError) {
+    ) throws(MultipartError) -> HeaderLineAction? {
         let at = head.lineStart
         var count = raw.count
         let lf = count == 0 || raw[count - 1] != 13
@@ -74,8 +96,7 @@ extension MultipartParser {
             throw deferred
         }
         if count == 0 {
-            try finishHead(&handler)
-            return
+            return .endOfHead
         }
         head.lines += 1
         if head.lines > limits.headerLines {
@@ -88,8 +109,7 @@ extension MultipartParser {
                 throw MultipartError(.flag(.headerFolding), part: currentPart, offset: at)
             }
             handler.violation(MultipartViolation(flag: .headerFolding, part: currentPart, offset: at))
-            head.continueLast(value)
-            return
+            return .continuation(value: value)
         }
         if !deferHeaders, !pending.hasDisposition, let fast = DispositionFastPath.parse(line) {
             pending.hasDisposition = true
@@ -97,7 +117,7 @@ extension MultipartParser {
             if let filename = fast.filename {
                 pending.filename = String(decoding: UnsafeRawBufferPointer(rebasing: line[filename]), as: UTF8.self)
             }
-            return
+            return nil
         }
         var colon = 0
         while colon < count, HeaderSyntax.isTokenChar(line[colon]) { colon += 1 }
@@ -105,26 +125,26 @@ extension MultipartParser {
             let flag: StrictFlag = line.contains(where: HeaderSyntax.isControl) ? .headerCTL : .invalidHeader
             throw MultipartError(.flag(flag), part: currentPart, offset: at + Int64(colon))
         }
-        let name = UnsafeRawBufferPointer(rebasing: line[0..<colon])
         let value = try headerValue(line, from: colon + 1, at: at)
         if deferHeaders {
-            head.append(name: name, value: value)
-        } else {
-            do {
-                try interpretField(name: name, value: value, &handler)
-            } catch {
-                // Reported once the next line shows whether this field was folded (then header_folding is
-                // the flag to name, not whatever the truncated value looked like).
-                deferredError = error
-            }
+            return .field(name: 0..<colon, value: value)
         }
+        do {
+            try interpretField(name: UnsafeRawBufferPointer(rebasing: line[0..<colon]),
+                               value: UnsafeRawBufferPointer(rebasing: line[value]), &handler)
+        } catch {
+            // Reported once the next line shows whether this field was folded (then header_folding is
+            // the flag to name, not whatever the truncated value looked like).
+            deferredError = error
+        }
+        return nil
     }
 
-    /// The OWS-trimmed value from `start` to the end of `line`; rejects control characters.
+    /// The OWS-trimmed value from `start` to the end of `line`, as offsets into it; rejects control characters.
     @inline(__always)
     private func headerValue(
         _ line: UnsafeRawBufferPointer, from start: Int, at: Int64
-    ) throws(MultipartError) -> UnsafeRawBufferPointer {
+    ) throws(MultipartError) -> Range<Int> {
         var lower = start
         while lower < line.count, HeaderSyntax.isWhitespace(line[lower]) { lower += 1 }
         var upper = lower
@@ -138,7 +158,7 @@ extension MultipartParser {
                 throw MultipartError(.flag(.headerCTL), part: currentPart, offset: at + Int64(index - 1))
             }
         }
-        return UnsafeRawBufferPointer(rebasing: line[lower..<upper])
+        return lower..<upper
     }
 
     /// True when header lines are kept raw until the blank line, so that an obs-fold continuation can
