@@ -153,7 +153,8 @@ struct TLSWriteBatchRetryTests {
         defer { upstream.stop() }
         let loop = EventLoop()
         let driver = Driver(loop: loop, peer: gate, resetsPeer: resettingPeer)
-        driver.upstream = try #require(try tlsUpstreamConnection(port: upstream.port, loop: loop, delegate: driver))
+        let connection = try #require(try tlsUpstreamConnection(port: upstream.port, loop: loop, delegate: driver))
+        driver.upstream = connection
         runLoop(loop, seconds: seconds)
         return (driver, gate)
     }

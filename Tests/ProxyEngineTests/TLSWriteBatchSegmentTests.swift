@@ -83,7 +83,8 @@ struct TLSWriteBatchSegmentTests {
         defer { upstream.stop() }
         let loop = EventLoop()
         let driver = Driver(loop: loop, total: total)
-        driver.upstream = try #require(try tlsUpstreamConnection(port: upstream.port, loop: loop, delegate: driver))
+        let connection = try #require(try tlsUpstreamConnection(port: upstream.port, loop: loop, delegate: driver))
+        driver.upstream = connection
         // Runs until the peer has read everything (it then closes, which ends the loop) or 20 s pass.
         runLoop(loop, seconds: 20)
         driver.upstream?.close()

@@ -87,7 +87,8 @@ struct TLSWriteBatchTailTests {
         defer { upstream.stop() }
         let loop = EventLoop()
         let driver = Driver(loop: loop, completes: completes, arrived: arrival)
-        driver.upstream = try #require(try tlsUpstreamConnection(port: upstream.port, loop: loop, delegate: driver))
+        let connection = try #require(try tlsUpstreamConnection(port: upstream.port, loop: loop, delegate: driver))
+        driver.upstream = connection
         runLoop(loop, seconds: 10)
         driver.stop(nil)
         return (driver, arrival)
