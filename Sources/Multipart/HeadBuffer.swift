@@ -97,7 +97,10 @@ struct HeadBuffer: Sendable {
 
     /// Puts the array back and records the field or continuation that `action` (in offsets from the line's
     /// start) names, moving the name and value down over the line in place. Anything else records nothing.
-    mutating func reattach(_ line: consuming DetachedLine, recording action: HeaderLineAction?) {
+    ///
+    /// `line` is taken `inout` and left empty, so that no copy of it keeps the array shared: a shared array would be
+    /// copied whole by the first write below.
+    mutating func reattach(_ line: inout DetachedLine, recording action: HeaderLineAction?) {
         swap(&line.storage, &bytes)
         let start = line.range.lowerBound
         precondition(start == byteCount, "a line detached from another place")

@@ -47,17 +47,17 @@ extension MultipartParser {
             } else {
                 head.appendPartial(UnsafeRawBufferPointer(rebasing: span[index..<end]))
                 // The line lies in the head buffer's array, which is lent out while the line is read.
-                let line = head.detachPartialLine()
+                var line = head.detachPartialLine()
                 let action: HeaderLineAction?
                 do {
                     action = try withRawBytes(line.storage) { (bytes) throws(MultipartError) -> HeaderLineAction? in
                         try headerLine(UnsafeRawBufferPointer(rebasing: bytes[line.range]), &handler)
                     }
                 } catch {
-                    head.reattach(line, recording: nil)
+                    head.reattach(&line, recording: nil)
                     throw error
                 }
-                head.reattach(line, recording: action)
+                head.reattach(&line, recording: action)
                 if case .endOfHead? = action { try finishHead(&handler) }
             }
             head.lineStart = spanOffset + Int64(end + 1)

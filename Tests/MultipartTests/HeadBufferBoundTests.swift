@@ -7,9 +7,9 @@ import Testing
 @Suite struct HeadBufferBoundTests {
     /// A head of `fields` header lines, then the Content-Disposition line, folded once (so that the deferred mode
     /// records a continuation too).
-    static func head(fields: Int) -> String {
+    static func head(fields: Int, folded: Bool = true) -> String {
         (0..<fields).map { "X-Field-\($0): \(String(repeating: "v", count: 20 + $0 * 7))\r\n" }.joined()
-            + "Content-Disposition: form-data;\r\n name=\"a\"\r\n\r\n"
+            + "Content-Disposition: form-data;\(folded ? "\r\n" : "") name=\"a\"\r\n\r\n"
     }
 
     static let folding = try! Strictness([.headerFolding: .normalize])
@@ -79,5 +79,31 @@ import Testing
         let outcome = Self.largestHeadStorage(body, pieces: pieceSize, limits: MultipartLimits(partHeaderBytes: limit))
         #expect(outcome.error?.reason == .limit(.partHeaderBytes))
         #expect(outcome.largest <= limit)
+    }
+}
+
+extension HeadBufferBoundTests {
+    /// Lending the array out to read a straddling line and taking it back copies nothing: once the array has
+    /// grown for the first part's head, the second, identical head is read in the same storage, byte by byte.
+    @Test(arguments: [false, true])
+    func straddlingLinesReuseTheStorage(deferred: Bool) throws {
+        let head = Self.head(fields: 3, folded: deferred)
+        let body = [UInt8]("--b\r\n" + head + "v\r\n--b\r\n" + head + "w\r\n--b--")
+        var parser = MultipartParser(boundary: Boundary("b")!, strictness: deferred ? Self.folding : Strictness())
+        var handler = RecordingHandler()
+        var moves = 0
+        var last: UInt?
+        let secondHead = body.count - (head.utf8.count + "w\r\n--b--".utf8.count)
+        for (offset, byte) in body.enumerated() {
+            try [byte].withUnsafeBytes { try parser.parse($0, into: &handler) }
+            if offset >= secondHead {
+                let address = parser.head.bytes.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
+                if let last, last != address { moves += 1 }
+                last = address
+            }
+        }
+        try parser.finish(into: &handler)
+        #expect(handler.parts.map(\.head.name) == ["a", "a"])
+        #expect(moves == 0, "the head's storage moved \(moves) times in the second part")
     }
 }
