@@ -113,6 +113,61 @@ struct CheckCommandTests {
             ])
     }
 
+    /// `..` climbs out of the configuration's folder, as the kernel walks it (Foundation's `standardized` dropped a
+    /// leading `..`, so `../tls/server.crt` was looked for inside the folder).
+    @Test func relativePathsClimbOutOfTheConfigurationFolder() throws {
+        let workspace = try ConfigWorkspace()
+        defer { workspace.remove() }
+        try FileManager.default.createDirectory(atPath: workspace.path("conf"), withIntermediateDirectories: true)
+        let yaml = Self.minimal.replacingOccurrences(
+            of: "  - address: 127.0.0.1:0\n",
+            with: """
+                  - address: 127.0.0.1:0
+                    tls: { certificate: ../tls/server.crt, key: ./../tls/server.key }
+
+                """)
+        let byAbsolutePath = try workspace.check(yaml, name: "conf/partgate.yaml")
+        #expect(byAbsolutePath.status == 0, "\(byAbsolutePath.stderr)")
+        // The configuration named relative to another folder: its folder is still where its paths start.
+        let fromTLS = try PartgateBinary.run(
+            ["check", "--config", "../conf/partgate.yaml"], currentDirectory: workspace.path("tls"))
+        #expect(fromTLS.status == 0, "\(fromTLS.stderr)")
+        #expect(fromTLS.stdout.hasPrefix("../conf/partgate.yaml: ok\n"))
+        // A missing file names the joined path with its `..` kept.
+        try FileManager.default.removeItem(atPath: workspace.path("tls/server.key"))
+        let missing = try workspace.check(yaml, name: "conf/partgate.yaml")
+        #expect(
+            Self.positioned(missing, in: workspace, name: "conf/partgate.yaml") == [
+                "4:49: error: 'key': cannot read './../tls/server.key' (\(workspace.path("conf/../tls/server.key"))): "
+                    + "No such file or directory"
+            ])
+    }
+
+    /// A FIFO is refused at once (opening one for reading used to wait for a writer, so `check` hung).
+    @Test func aFIFOIsNotARegularFile() throws {
+        let workspace = try ConfigWorkspace()
+        defer { workspace.remove() }
+        #expect(mkfifo(workspace.path("fifo.yaml"), 0o600) == 0)
+        #expect(mkfifo(workspace.path("tls/fifo.key"), 0o600) == 0)
+        let config = try PartgateBinary.run(["check", "--config", workspace.path("fifo.yaml")])
+        #expect(config.status == 1)
+        #expect(
+            config.stderr == "\(workspace.path("fifo.yaml")): error: cannot read configuration: is not a regular file\n")
+        let yaml = Self.minimal.replacingOccurrences(
+            of: "  - address: 127.0.0.1:0\n",
+            with: """
+                  - address: 127.0.0.1:0
+                    tls: { certificate: tls/server.crt, key: tls/fifo.key }
+
+                """)
+        let key = try workspace.check(yaml)
+        #expect(
+            Self.positioned(key, in: workspace) == [
+                "4:46: error: 'key': cannot read 'tls/fifo.key' (\(workspace.path("tls/fifo.key"))): "
+                    + "is not a regular file"
+            ])
+    }
+
     @Test func anUnreadableConfigurationHasNoPosition() throws {
         let result = try PartgateBinary.run(["check", "--config", "/nonexistent/partgate.yaml"])
         #expect(result.status == 1)

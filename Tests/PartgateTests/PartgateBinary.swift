@@ -29,18 +29,26 @@ enum PartgateBinary {
         URL(fileURLWithPath: file).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    /// Runs partgate with `arguments`; `input` writes to its standard input from another thread.
-    static func run(_ arguments: [String], input: (@Sendable (FileHandle) -> Void)? = nil) throws -> Result {
-        guard let input else { return try run(arguments, inputWithPID: nil) }
+    /// Runs partgate with `arguments` (in `currentDirectory` when given); `input` writes to its standard input from
+    /// another thread.
+    static func run(
+        _ arguments: [String], currentDirectory: String? = nil, input: (@Sendable (FileHandle) -> Void)? = nil
+    ) throws -> Result {
+        guard let input else { return try run(arguments, currentDirectory: currentDirectory, inputWithPID: nil) }
         let withPID: @Sendable (FileHandle, Int32) -> Void = { handle, _ in input(handle) }
-        return try run(arguments, inputWithPID: withPID)
+        return try run(arguments, currentDirectory: currentDirectory, inputWithPID: withPID)
     }
 
-    /// Like ``run(_:input:)``; the input closure also gets the child's pid (to read /proc/PID/status).
-    static func run(_ arguments: [String], inputWithPID input: (@Sendable (FileHandle, Int32) -> Void)?) throws -> Result {
+    /// Like ``run(_:currentDirectory:input:)``; the input closure also gets the child's pid (to read
+    /// /proc/PID/status).
+    static func run(
+        _ arguments: [String], currentDirectory: String? = nil,
+        inputWithPID input: (@Sendable (FileHandle, Int32) -> Void)?
+    ) throws -> Result {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
         let stdout = Pipe()
         let stderr = Pipe()
         let stdin = Pipe()

@@ -112,8 +112,8 @@ final class ConfigDecoder {
         return nil
     }
 
-    /// An absolute path for `path`: unchanged when absolute, else resolved against ``folder``.
+    /// An absolute path for `path`: unchanged when absolute, else joined to ``folder`` (``ConfigPath``).
     func resolve(_ path: String) -> String {
-        URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardized.path
+        ConfigPath.join(folder, path)
     }
 }

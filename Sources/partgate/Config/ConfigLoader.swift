@@ -31,8 +31,8 @@ enum ConfigLoader {
                     reason: "cannot read configuration: \(error.reason)")
             ])
         }
-        let absolute = URL(fileURLWithPath: path).standardized
-        return try load(bytes: bytes, file: path, folder: absolute.deletingLastPathComponent().path)
+        let folder = ConfigPath.folder(ofFile: path, workingDirectory: FileManager.default.currentDirectoryPath)
+        return try load(bytes: bytes, file: path, folder: folder)
     }
 
     /// Loads configuration text that did not come from a file path (an embedded default, a test).

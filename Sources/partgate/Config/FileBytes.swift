@@ -12,7 +12,9 @@ enum FileBytes {
     /// The bytes of the regular file at `path`, at most `limit` of them.
     /// - Throws: ``ReadError`` when the file is missing, not a regular file, unreadable or larger than `limit`.
     static func read(_ path: String, limit: Int) throws(ReadError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer; the flag does nothing to the
+        // regular file the check below demands.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw ReadError(reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
         var status = stat()
