@@ -190,9 +190,10 @@ extension ClientConnection: UpstreamDelegate {
         if exchange.responseChunked { ChunkFraming.last(to: output) }
         if let upstream = exchange.upstream {
             exchange.upstream = nil
-            // Bytes after the response are not the next request's response: such a connection is not reused.
+            // Bytes after the response are not the next request's response: such a connection is not reused,
+            // whether they were decrypted already or wait in the SSL's read-ahead buffer.
             if exchange.requestDone, exchange.upstreamReusable, !exchange.earlyResponse, !worker.draining,
-                EvBuffer.length(upstream.input) == 0
+                !upstream.holdsUnreadBytes
             {
                 worker.pool.put(upstream)
             } else {

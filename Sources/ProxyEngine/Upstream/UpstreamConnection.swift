@@ -222,10 +222,21 @@ final class UpstreamConnection: LoopResource {
         bufferevent_setwatermark(bev, ev(EV_WRITE), low, 0)
     }
 
+    /// Bytes came back that no response consumed: decrypted or not, in the input or still in the SSL's read-ahead
+    /// buffer. A connection holding any is not reused; they would be read as the next request's response.
+    var holdsUnreadBytes: Bool {
+        guard bev != nil else { return false }
+        if evbuffer_get_length(input) > 0 { return true }
+        if let ssl { return SSL_has_pending(ssl) != 0 }
+        return false
+    }
+
     fileprivate func readable() {
         lastRead = CoarseClock.now()
         if let delegate {
             delegate.upstreamReadable(self)
+            // If the exchange ended and a pipelined request took this connection again in that call, the SSL held
+            // nothing read ahead (``holdsUnreadBytes``), so this decrypts nothing for the new exchange.
             readBuffered()
         } else {
             // An idle pooled connection must not receive anything.
