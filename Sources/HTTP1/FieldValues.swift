@@ -3,7 +3,7 @@
 /// A head has each framing field (Host, Content-Length, Transfer-Encoding, Connection, Expect) once or not at
 /// all, so the first value is held inline and only a repeated name makes an array: looking them up costs no
 /// allocation (an array per lookup was five allocations per proxied request).
-struct FieldValues: RandomAccessCollection, Sendable {
+package struct FieldValues: RandomAccessCollection, Sendable {
     private let storage: [UInt8]
     private var first: Range<Int>?
     private var rest: [Range<Int>] = []
@@ -22,10 +22,10 @@ struct FieldValues: RandomAccessCollection, Sendable {
         }
     }
 
-    var startIndex: Int { 0 }
-    var endIndex: Int { first == nil ? 0 : 1 + rest.count }
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { first == nil ? 0 : 1 + rest.count }
 
-    subscript(position: Int) -> ArraySlice<UInt8> {
+    package subscript(position: Int) -> ArraySlice<UInt8> {
         precondition(position >= 0 && position < endIndex, "FieldValues index out of range")
         return storage[position == 0 ? first! : rest[position - 1]]
     }

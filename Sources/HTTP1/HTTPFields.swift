@@ -141,7 +141,7 @@ public struct HTTPFields: Sendable {
 
     /// The value bytes of every field named `name`, in order, without copying (and without allocating for a
     /// name that appears at most once).
-    func valueSlices(named name: String) -> FieldValues {
+    package func valueSlices(named name: String) -> FieldValues {
         var values = FieldValues(storage: storage)
         forEachEntry(named: name) { entry in
             values.append(entry.valueStart..<entry.valueEnd)

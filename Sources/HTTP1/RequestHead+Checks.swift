@@ -23,6 +23,9 @@ extension RequestHead {
         return target.authority.map(String.init) ?? String(decoding: host, as: UTF8.self)
     }
 
+    /// The first Host value's bytes, nil without one (found when the fields were made: no walk over the names).
+    package var firstHostValue: ArraySlice<UInt8>? { fields.valueSlices(.host).first }
+
     /// The Content-Type value, refusing more than one field line (CVE-2023-38199: a WAF and a
     /// backend may each read a different one).
     /// - Returns: The value, or nil when absent.

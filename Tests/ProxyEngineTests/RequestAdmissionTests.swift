@@ -86,19 +86,31 @@ struct RequestAdmissionTests {
         let forwarding = "X-Forwarded-For: 192.0.2.1\r\nX-Forwarded-Proto: https\r\nVia: 1.1 a, 1.0 partgate\r\n"
         let spooled = UpstreamRequestHead.make(
             head, client: "192.0.2.1", tls: true,
-            body: .rewritten(boundary: Boundary("n")!, length: 42))
+            body: .rewritten(boundary: Boundary("n")!, length: 42), defaultHost: "up")
         #expect(
             String(decoding: spooled, as: UTF8.self) == common + forwarding
                 + "Content-Type: multipart/form-data; boundary=n\r\nContent-Length: 42\r\n\r\n")
         let streamed = UpstreamRequestHead.make(
             head, client: "192.0.2.1", tls: true,
-            body: .rewritten(boundary: Boundary("n")!, length: nil))
+            body: .rewritten(boundary: Boundary("n")!, length: nil), defaultHost: "up")
         #expect(
             String(decoding: streamed, as: UTF8.self) == common + forwarding
                 + "Content-Type: multipart/form-data; boundary=n\r\nTransfer-Encoding: chunked\r\n\r\n")
-        let relayed = UpstreamRequestHead.make(head, client: "192.0.2.1", tls: true, body: .relayed(chunked: false))
+        let relayed = UpstreamRequestHead.make(
+            head, client: "192.0.2.1", tls: true, body: .relayed(.contentLength(9)), defaultHost: "up")
         #expect(
             String(decoding: relayed, as: UTF8.self) == common
-                + "Content-Type: multipart/form-data; boundary=c\r\nContent-Length: 9\r\n" + forwarding + "\r\n")
+                + "Content-Type: multipart/form-data; boundary=c\r\n" + forwarding + "Content-Length: 9\r\n\r\n")
+    }
+
+    /// Failed before: received forwarding values were read as Strings, so obs-text bytes went upstream as U+FFFD.
+    @Test func receivedForwardingValuesKeepTheirBytes() throws {
+        var parser = RequestHeadParser()
+        let text = Array("GET / HTTP/1.1\r\nHost: h\r\nX-Forwarded-For: 10.0.0.1".utf8) + [0xFF] + Array("\r\n\r\n".utf8)
+        guard case .complete(let head, _) = text.withUnsafeBytes({ parser.feed($0) }) else { throw ParseFailure() }
+        let bytes = UpstreamRequestHead.make(
+            head, client: "192.0.2.1", tls: false, body: .relayed(.none), defaultHost: "up")
+        let line = Array("X-Forwarded-For: 10.0.0.1".utf8) + [0xFF] + Array(", 192.0.2.1\r\n".utf8)
+        #expect(bytes.firstRange(of: line) != nil)
     }
 }

@@ -134,10 +134,14 @@ extension ClientConnection {
         } else if let spool = exchange.spool {
             body = .spooled(length: spool.length)
         } else {
-            body = .relayed(chunked: exchange.chunkedPassthrough)
+            body = .relayed(exchange.framing.body)
         }
         worker.withHeadBuffer { buffer in
-            UpstreamRequestHead.write(exchange.head, client: peerHost, tls: isTLS, body: body, into: &buffer)
+            UpstreamRequestHead.write(
+                exchange.head, client: peerHost, tls: isTLS, body: body,
+                defaultHost: (exchange.routeUpstream?.settings ?? settings.upstreams[exchange.route.upstream])?
+                    .defaultHost ?? "",
+                into: &buffer)
             upstream.write(buffer)
         }
     }

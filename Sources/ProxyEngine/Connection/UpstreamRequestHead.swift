@@ -8,8 +8,10 @@ import Multipart
 package enum UpstreamRequestHead {
     /// How the body that follows the head is framed.
     package enum Body: Sendable, Equatable {
-        /// Relayed as received: a Content-Length stays as it is; a chunked body is re-chunked.
-        case relayed(chunked: Bool)
+        /// Relayed as received, announced by `framing`: a Content-Length in its plain decimal form (never as the
+        /// client spelled it: `010` is 8 to a parser that reads a leading zero as octal), a chunked body
+        /// re-chunked.
+        case relayed(BodyFraming)
         /// Relayed as received but held until it ended (spool mode): sent with `Content-Length: length`.
         case spooled(length: Int64)
         /// Re-encoded with a new boundary: `contentType` announces it; sent chunked (`length` nil, stream mode)
@@ -24,32 +26,59 @@ package enum UpstreamRequestHead {
     ///   - tls: whether the client connected over TLS (`X-Forwarded-Proto: https`).
     ///   - body: how the body is framed upstream.
     /// - Returns: the head in wire form, through its final CRLF.
-    package static func make(_ head: RequestHead, client: String, tls: Bool, body: Body) -> [UInt8] {
+    ///   - defaultHost: the Host sent when the request has none (an HTTP/1.0 request may lack it).
+    package static func make(
+        _ head: RequestHead, client: String, tls: Bool, body: Body, defaultHost: String
+    ) -> [UInt8] {
         var buffer: [UInt8] = []
-        write(head, client: client, tls: tls, body: body, into: &buffer)
+        write(head, client: client, tls: tls, body: body, defaultHost: defaultHost, into: &buffer)
         return buffer
     }
 
-    /// ``make(_:client:tls:body:)`` appending to `buffer` (a worker reuses one buffer for every head).
-    static func write(_ head: RequestHead, client: String, tls: Bool, body: Body, into buffer: inout [UInt8]) {
+    /// ``make(_:client:tls:body:defaultHost:)`` appending to `buffer` (a worker reuses one buffer for every head).
+    static func write(
+        _ head: RequestHead, client: String, tls: Bool, body: Body, defaultHost: String, into buffer: inout [UInt8]
+    ) {
         var removing: FieldNameSet
         switch body {
         case .rewritten: removing = rewriteRemovals
-        case .spooled: removing = spoolRemovals
-        case .relayed: removing = forwardRemovals
+        case .spooled, .relayed: removing = spoolRemovals
         }
-        if head.contains("connection") { removing.formUnion(head.hopByHopFieldNames) }
+        // Forwarding fields the client named as its own hop-by-hop options are dropped, not extended.
+        var forwardedFor = true
+        var via = true
+        if head.contains("connection") {
+            let options = head.hopByHopFieldNames
+            removing.formUnion(options)
+            forwardedFor = !options.contains("x-forwarded-for")
+            via = !options.contains("via")
+        }
+        // The host the request was routed on goes upstream (RFC 9112 §3.2.2): an absolute-form target's authority
+        // replaces a received Host that differs from it; a request without either gets the upstream's name.
+        let host = Self.host(for: head)
+        if host != .received { removing.formUnion(CollectionOfOne("host")) }
         // The added lines are written as bytes: every value is a received (validated) field value, the
         // client's address, partgate's own Content-Type or a number.
         head.write(
             into: &buffer, target: head.target.originForm, version: .http1_1, removing: removing,
             addedBytes: 160 + client.utf8.count
         ) { buffer in
-            appendList(into: &buffer, prefix: "X-Forwarded-For: ", head.values("x-forwarded-for")) {
+            switch host {
+            case .received: break
+            case .target(let authority):
+                buffer.appendLiteral("Host: ")
+                buffer.append(contentsOf: authority.utf8)
+                buffer.appendLiteral("\r\n")
+            case .upstream:
+                buffer.appendLiteral("Host: ")
+                buffer.appendUTF8(defaultHost)
+                buffer.appendLiteral("\r\n")
+            }
+            appendList(into: &buffer, prefix: "X-Forwarded-For: ", head, forwardedFor ? "x-forwarded-for" : nil) {
                 $0.appendUTF8(client)
             }
             buffer.appendLiteral(tls ? "X-Forwarded-Proto: https\r\n" : "X-Forwarded-Proto: http\r\n")
-            appendList(into: &buffer, prefix: "Via: ", head.values("via")) {
+            appendList(into: &buffer, prefix: "Via: ", head, via ? "via" : nil) {
                 switch head.version {
                 case .http1_1: $0.appendLiteral("1.1 partgate")
                 case .http1_0: $0.appendLiteral("1.0 partgate")
@@ -70,23 +99,54 @@ package enum UpstreamRequestHead {
                 } else {
                     buffer.appendLiteral("Transfer-Encoding: chunked\r\n")
                 }
-            case .relayed(let chunked):
-                if chunked { buffer.appendLiteral("Transfer-Encoding: chunked\r\n") }
+            case .relayed(.chunked):
+                buffer.appendLiteral("Transfer-Encoding: chunked\r\n")
+            case .relayed(.contentLength(let length)):
+                appendLength(into: &buffer, Int64(length))
+            case .relayed(.none), .relayed(.untilClose):
+                break
             case .spooled(let length):
                 appendLength(into: &buffer, length)
             }
         }
     }
 
-    /// Appends `name: v1, v2, ..., last CRLF` (`prefix` is `name: `): the received values of a list field and
-    /// partgate's own.
+    /// Where the upstream's Host comes from.
+    enum HostSource: Equatable {
+        /// The client's Host line, kept in place.
+        case received
+        /// The absolute-form target's authority (it differs from the received Host, or there is none).
+        case target(Substring)
+        /// Neither: the upstream's own name (``UpstreamSettings/defaultHost``).
+        case upstream
+    }
+
+    /// The Host source for `head` (whose Host was validated: at most one).
+    static func host(for head: RequestHead) -> HostSource {
+        let received = head.firstHostValue
+        guard let authority = head.target.authority else { return received == nil ? .upstream : .received }
+        if let received, received.elementsEqual(authority.utf8, by: { lowercased($0) == lowercased($1) }) {
+            return .received
+        }
+        return .target(authority)
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+
+    /// Appends `name: v1, v2, ..., last CRLF` (`prefix` is `name: `): the received values of the list field
+    /// `name` (none when nil), byte for byte, and partgate's own.
     private static func appendList(
-        into buffer: inout [UInt8], prefix: StaticString, _ received: [String], appendLast: (inout [UInt8]) -> Void
+        into buffer: inout [UInt8], prefix: StaticString, _ head: RequestHead, _ name: String?,
+        appendLast: (inout [UInt8]) -> Void
     ) {
         buffer.appendLiteral(prefix)
-        for value in received {
-            buffer.appendUTF8(value)
-            buffer.appendLiteral(", ")
+        if let name {
+            for value in head.fields.valueSlices(named: name) {
+                buffer.append(contentsOf: value)
+                buffer.appendLiteral(", ")
+            }
         }
         appendLast(&buffer)
         buffer.appendLiteral("\r\n")
@@ -105,6 +165,6 @@ package enum UpstreamRequestHead {
         ["expect", "x-forwarded-for", "x-forwarded-proto", "via"]))
     /// The same plus the framing of a re-encoded body.
     static let rewriteRemovals = forwardRemovals.union(["content-length", "content-type"])
-    /// The same plus the received Content-Length of a spooled body (sent with its exact length).
+    /// The same plus the received Content-Length of a spooled or relayed body (sent with its exact length).
     static let spoolRemovals = forwardRemovals.union(["content-length"])
 }

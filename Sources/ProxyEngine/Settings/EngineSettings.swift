@@ -82,11 +82,20 @@ public struct UpstreamSettings: Sendable {
     /// Name used by routes and logs.
     public var name: String
     /// Resolved address to connect to.
-    public var address: SocketAddress
+    public var address: SocketAddress {
+        didSet { defaultHost = Self.hostField(serverName, port: address.port, tls: tls != nil) }
+    }
     /// The host name (for SNI, certificate verification and logs).
-    public var serverName: String
+    public var serverName: String {
+        didSet { defaultHost = Self.hostField(serverName, port: address.port, tls: tls != nil) }
+    }
     /// TLS towards the upstream (nil: plain HTTP).
-    public var tls: (any UpstreamTLSProvider)?
+    public var tls: (any UpstreamTLSProvider)? {
+        didSet { defaultHost = Self.hostField(serverName, port: address.port, tls: tls != nil) }
+    }
+    /// The Host a request without one is sent with (an HTTP/1.0 request may lack it; HTTP/1.1 needs it):
+    /// ``serverName``, with the port unless it is the scheme's default, as nginx's `$proxy_host`.
+    private(set) var defaultHost: String
     public var connectTimeout: Duration
     public var responseTimeout: Duration {
         didSet { response = LoopTimeout(responseTimeout) }
@@ -104,10 +113,19 @@ public struct UpstreamSettings: Sendable {
         self.address = address
         self.serverName = serverName
         self.tls = tls
+        self.defaultHost = Self.hostField(serverName, port: address.port, tls: tls != nil)
         self.connectTimeout = connectTimeout
         self.responseTimeout = responseTimeout
         self.response = LoopTimeout(responseTimeout)
         self.maxIdleConnections = maxIdleConnections
+    }
+}
+
+extension UpstreamSettings {
+    /// `host[:port]` for a Host field: an IPv6 literal in brackets, the port left out when it is the scheme's.
+    package static func hostField(_ host: String, port: UInt16, tls: Bool) -> String {
+        let name = host.contains(":") ? "[\(host)]" : host
+        return port == (tls ? 443 : 80) ? name : "\(name):\(port)"
     }
 }
 

@@ -74,7 +74,7 @@ struct RewriteCommand: ParsableCommand {
         let settings = RewriteSettings(
             routes: configuration.routes, headLimits: HeadLimits(configuration.limits), forcedRoute: forced,
             framing: framing, boundary: boundary, client: client, clientTLS: clientTLS, audit: audit,
-            uuids: UUIDTape())
+            uuids: UUIDTape(), defaultHosts: RewriteSettings.defaultHosts(configuration))
         try Self.rewrite(request, settings)
     }
 

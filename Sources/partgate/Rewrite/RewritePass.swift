@@ -150,7 +150,7 @@ struct RewritePass {
             // A spool route holds a relayed body too and sends it with its exact length, as the engine does
             // (--framing is for re-encoded bodies only).
             upstreamBody = route!.forward == .spool
-                ? .spooled(length: knownLength ?? 0) : .relayed(chunked: chunked)
+                ? .spooled(length: knownLength ?? 0) : .relayed(checked.framing.body)
         case .rewrite(let parser):
             let rewriter = makeBodyRewriter(
                 parser: parser, route: route!, digests: settings.audit || route!.audit, boundary: settings.boundary,
@@ -160,9 +160,11 @@ struct RewritePass {
             upstreamBody = .rewritten(boundary: rewriter.boundary, length: chunked ? nil : knownLength ?? 0)
         }
         phase = .body(BodyDecoder(framing: checked.framing.body))
-        let bytes = UpstreamRequestHead.make(head, client: settings.client, tls: settings.clientTLS, body: upstreamBody)
+        let bytes = UpstreamRequestHead.make(
+            head, client: settings.client, tls: settings.clientTLS, body: upstreamBody,
+            defaultHost: settings.defaultHosts[route!.upstream] ?? "")
         switch upstreamBody {
-        case .relayed(let chunked): writer?.begin(head: bytes, chunked: chunked)
+        case .relayed(let framing): writer?.begin(head: bytes, chunked: framing == .chunked)
         case .spooled: writer?.begin(head: bytes, chunked: false)
         case .rewritten(_, let length): writer?.begin(head: bytes, chunked: length == nil)
         }

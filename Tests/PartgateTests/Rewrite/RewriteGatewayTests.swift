@@ -78,8 +78,8 @@ struct RewriteGatewayTests {
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let expected =
             "POST /api/items?x=1 HTTP/1.1\r\nHost: uploads.example\r\nContent-Type: application/json\r\n"
-            + "Content-Length: \(json.count)\r\nX-Forwarded-For: ::1\r\nX-Forwarded-Proto: http\r\n"
-            + "Via: 1.1 partgate\r\n\r\n"
+            + "X-Forwarded-For: ::1\r\nX-Forwarded-Proto: http\r\nVia: 1.1 partgate\r\n"
+            + "Content-Length: \(json.count)\r\n\r\n"
         #expect(result.stdoutBytes == Array(expected.utf8) + json)
     }
 
