@@ -272,6 +272,7 @@ extension ClientConnection {
     func resumeClient(_ upstream: UpstreamConnection) {
         guard clientPaused, bev != nil else { return }
         clientPaused = false
+        if let exchange { arm(exchange.idle) }  // the client's time runs again from now
         upstream.setWriteWatermark(low: 0)
         setReading(true)
     }

@@ -15,7 +15,6 @@ extension ClientConnection {
                 if wasIdle && !heads.isIdle { arm(settings.headerTimeout) }
             case .complete(let head, let consumed):
                 EvBuffer.drain(input, consumed)
-                disarm()
                 requestBegan()
                 start(head)
             case .error(let error):
@@ -83,6 +82,7 @@ extension ClientConnection {
         let exchange = Exchange(head: head, framing: framing, route: route, body: body,
                                 requestID: worker.nextRequestID())
         self.exchange = exchange
+        arm(exchange.idle)  // the body's reads, then the response's writes, each within the route's idle_timeout
         exchange.metrics = metrics
         exchange.renewable = renewable
         if let wouldRefuse {

@@ -73,6 +73,7 @@ extension ClientConnection: UpstreamDelegate {
             if bev == nil { return }
             if EvBuffer.length(output) >= settings.buffers.writeHighWater {
                 upstreamPaused = true
+                arm(exchange.idle)  // the client must read some of it within idle_timeout
                 upstream.setReading(false)
                 return
             }
@@ -142,6 +143,9 @@ extension ClientConnection: UpstreamDelegate {
             exchange.upstreamReusable = false
             closeAfterExchange = true
             phase = .response
+            // The rest of the response is timed as after a whole request (a full-duplex upstream that waits for
+            // body bytes partgate no longer sends must not hold the exchange).
+            upstream.setTimeouts(read: exchange.responseTimeout, write: exchange.responseTimeout)
             EvBuffer.drain(input, EvBuffer.length(input))
         }
         if !framing.keepAlive { exchange.upstreamReusable = false }

@@ -210,8 +210,23 @@ final class ClientConnection: LoopResource {
             }
         case .closing:
             close()
-        case .body, .response:
-            break
+        case .body:
+            guard let exchange else { return }
+            if clientPaused || exchange.bodyReceived {
+                // The upstream is slow to take the body (or a spooled one), not the client: its own timeouts run.
+                arm(exchange.idle)
+            } else {
+                answer(Problem(408, "body_timeout", detail: "the request body stalled for longer than idle_timeout"))
+            }
+        case .response:
+            guard let exchange else { return }
+            if upstreamPaused {
+                // The response waits on a client that stopped reading it.
+                worker.events.log("client \(peer) read none of its response for idle_timeout; the exchange is aborted")
+                abort()
+            } else {
+                arm(exchange.idle)  // waiting on the upstream, whose response_timeout runs
+            }
         }
     }
 
@@ -220,7 +235,9 @@ final class ClientConnection: LoopResource {
     func readable() {
         switch phase {
         case .head: readHead()
-        case .body: pumpBody()
+        case .body:
+            if let exchange { arm(exchange.idle) }
+            pumpBody()
         case .response: break  // pipelined bytes wait until the response is done
         case .closing: EvBuffer.drain(input, EvBuffer.length(input))
         }
@@ -273,7 +290,8 @@ final class ClientConnection: LoopResource {
     }
 
     fileprivate func drained() {
-        if upstreamPaused, let upstream = exchange?.upstream {
+        if upstreamPaused, let exchange, let upstream = exchange.upstream {
+            arm(exchange.idle)  // the client read: its response moves again
             upstreamPaused = false
             upstream.setReading(true)
             upstreamReadable(upstream)
@@ -384,7 +402,7 @@ final class ClientConnection: LoopResource {
         worker.loop.unregister(self)
         worker.connections -= 1
         worker.metrics.openConnections.decrement()
-        worker.connectionClosed()
+        worker.connectionClosed(self)
         let ref = selfRef
         selfRef = nil
         ref?.release()  // may deinit self: keep last

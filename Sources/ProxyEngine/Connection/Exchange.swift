@@ -64,12 +64,16 @@ final class Exchange {
     var responseTimeout = LoopTimeout.sixtySeconds
     /// The exchange's bytes and normalised flags were counted (once, whichever way it ends).
     var metricsRecorded = false
+    /// The route's `idle_timeout`: the longest the client may leave its body unsent, or its response unread,
+    /// while the exchange is under way.
+    let idle: LoopTimeout
 
     init(head: RequestHead, framing: RequestFraming, route: RouteConfiguration, body: BodyMode, requestID: RequestID) {
         self.id = requestID
         self.head = head
         self.framing = framing
         self.route = route
+        self.idle = LoopTimeout(route.limits.idleTimeout)
         self.decoder = BodyDecoder(framing: framing.body)
         switch body {
         case .passthrough(let chunked):

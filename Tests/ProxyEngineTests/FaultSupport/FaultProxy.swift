@@ -73,7 +73,8 @@ final class FaultProxy {
 
     init(
         upstreamPort: UInt16, variant: FaultVariant, connectTimeout: Duration = .seconds(5),
-        responseTimeout: Duration = .seconds(5), headerTimeout: Duration = .seconds(10)
+        responseTimeout: Duration = .seconds(5), headerTimeout: Duration = .seconds(10),
+        idleTimeout: Duration = .seconds(60)
     ) throws {
         directory = try SpoolDirectory()
         self.upstreamPort = upstreamPort
@@ -85,6 +86,7 @@ final class FaultProxy {
         // The stream variant streams every body, small ones included: a small body that arrived whole takes the
         // spool variant's path (buffer_small_bodies), which that variant covers.
         if variant.forward == .stream { route.bufferSmallBodies = 0 }
+        route.limits.idleTimeout = idleTimeout
         let settings = EngineSettings(
             listeners: [ListenerSettings(address: SocketAddress("127.0.0.1:0")!)], upstreams: ["up": upstream],
             routes: [route],
