@@ -6,11 +6,16 @@ import Multipart
 /// ``sanitizeFilename(_:maxBytes:)`` applies, in order:
 /// 1. **path components**: only the text after the last `/` or `\` is kept (`../../etc/passwd` → `passwd`,
 ///    `C:\x` → `x`), then a leading drive letter (`C:x` → `x`) is dropped;
-/// 2. **characters**: control characters (C0, DEL, C1), invisible bidi and format characters (U+200B, U+200E, U+200F,
-///    U+202A–U+202E, U+2060–U+2064, U+2066–U+2069, U+FEFF: the `evil\u{202E}gpj.exe` trick; joiners, which
-///    emoji and several scripts need, stay), the Windows-reserved
-///    `" : < > | ? *` (`:` also names NTFS streams), the `%` of a literal `%22`, `%0D` or `%0A`, the `&` of
-///    `&#` and a digit or `x`, U+2028, U+2029 and the `=` of `name=` in any case (``UnsafeName``) each become `_`; every other character, non-ASCII ones included, is kept;
+/// 2. **characters**: control characters (C0, DEL, C1), every other character Python's `str.isprintable` calls
+///    unprintable (format characters and bidi marks included: the `evil\u{202E}gpj.exe` trick; the joiners U+200C
+///    and U+200D stay only between two non-ASCII characters, where emoji and several scripts need them; spaces
+///    other than U+0020 such as U+00A0; line and paragraph separators; private-use and unassigned code points:
+///    Django drops them, so `shell.ph\u{AD}p` would be `shell.php` to it), the Windows-reserved
+///    `" : < > | ? *` (`:` also names NTFS streams), the `%` of any `%XX` (Rack decodes `shell%2Ephp` to
+///    `shell.php`), the `&` of a character reference (`&#`, `&name;`, or one of HTML's legacy names that need no
+///    `;` such as `&shy`: Django unescapes `&period;`, `&#46;`, `&shy`) and the `=` of
+///    `name=` in any case (``UnsafeName``) each become `_`; every other character, non-ASCII ones included, is
+///    kept;
 /// 3. **dots and spaces**: a run of dots becomes one dot (no `..` survives), and leading and trailing dots and
 ///    spaces are removed (no hidden files; Windows drops trailing ones anyway);
 /// 4. **device names**: a name whose part before the first dot is a Windows device (`CON`, `NUL`, `COM1`, …)
@@ -90,8 +95,12 @@ public enum SafeName {
         var cleaned: [Unicode.Scalar] = []
         cleaned.reserveCapacity(scalars.count)
         for (index, scalar) in scalars.enumerated() {
-            if replacesWithUnderscore(scalar) || (scalar == "%" && isUnsafeEscape(scalars, after: index))
-                || isUnsafeSequence(scalars, at: index)
+            if scalar == "\u{200C}" || scalar == "\u{200D}" {
+                let joins = index > 0 && index + 1 < scalars.count && !scalars[index - 1].isASCII
+                    && !scalars[index + 1].isASCII
+                cleaned.append(joins ? scalar : "_")
+            } else if replacesWithUnderscore(scalar) || (scalar == "%" && isPercentEscape(scalars, after: index))
+                || (scalar == "&" && isCharacterReference(scalars, after: index)) || isUnsafeSequence(scalars, at: index)
             {
                 cleaned.append("_")
             } else if scalar == ".", cleaned.last == "." {
@@ -148,6 +157,14 @@ public enum SafeName {
 
     private static func replacesWithUnderscore(_ scalar: Unicode.Scalar) -> Bool {
         if isControl(scalar) || isInvisibleFormat(scalar) { return true }
+        if !scalar.isASCII {
+            switch scalar.properties.generalCategory {
+            case .spaceSeparator, .format, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned, .surrogate:
+                return true
+            default:
+                return false
+            }
+        }
         switch scalar {
         case "\"", ":", "<", ">", "|", "?", "*": return true
         default: return false
@@ -171,6 +188,35 @@ public enum SafeName {
     private static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool {
         ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
     }
+
+    /// Whether the `%` at `index` starts two hex digits (a percent-encoding some backends decode).
+    private static func isPercentEscape(_ scalars: [Unicode.Scalar], after index: Int) -> Bool {
+        guard index + 2 < scalars.count else { return false }
+        return scalars[index + 1].properties.isASCIIHexDigit && scalars[index + 2].properties.isASCIIHexDigit
+    }
+
+    /// Whether the `&` at `index` starts a character reference as an HTML unescaper (Python's `html.unescape`)
+    /// reads it: `&#`, letters and digits ended by `;`, or a legacy name that needs no `;` (`&shy`, `&amp`).
+    private static func isCharacterReference(_ scalars: [Unicode.Scalar], after index: Int) -> Bool {
+        guard index + 1 < scalars.count else { return false }
+        if scalars[index + 1] == "#" { return true }
+        var end = index + 1
+        while end < scalars.count, isASCIILetter(scalars[end]) || ("0"..."9").contains(scalars[end]) { end += 1 }
+        guard end > index + 1 else { return false }
+        if end < scalars.count, scalars[end] == ";" { return true }
+        let name = string(scalars[(index + 1)..<end])
+        return legacyReferences.contains { name.hasPrefix($0) }
+    }
+
+    /// HTML's character references that are read without a `;` (the WHATWG list's legacy names).
+    private static let legacyReferences: [String] = """
+        AElig AMP Aacute Acirc Agrave Aring Atilde Auml COPY Ccedil ETH Eacute Ecirc Egrave Euml GT Iacute Icirc \
+        Igrave Iuml LT Ntilde Oacute Ocirc Ograve Oslash Otilde Ouml QUOT REG THORN Uacute Ucirc Ugrave Uuml Yacute \
+        aacute acirc acute aelig agrave amp aring atilde auml brvbar ccedil cedil cent copy curren deg divide eacute \
+        ecirc egrave eth euml frac12 frac14 frac34 gt iacute icirc iexcl igrave iquest iuml laquo lt macr micro \
+        middot nbsp not ntilde oacute ocirc ograve ordf ordm oslash otilde ouml para plusmn pound quot raquo reg \
+        sect shy sup1 sup2 sup3 szlig thorn times uacute ucirc ugrave uml uuml yacute yen yuml
+        """.split(separator: " ").map(String.init)
 
     /// Whether the `%` at `index` starts `22`, `0D` or `0A` (any case).
     private static func isUnsafeEscape(_ scalars: [Unicode.Scalar], after index: Int) -> Bool {
@@ -226,7 +272,8 @@ public enum SafeName {
 
     private static let deviceNames: Set<String> = {
         var names: Set<String> = ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"]
-        for digit in 0...9 {
+        // Windows reads the superscript digits ¹ ² ³ as digits in these names too.
+        for digit in ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "\u{B9}", "\u{B2}", "\u{B3}"] {
             names.insert("COM\(digit)")
             names.insert("LPT\(digit)")
         }

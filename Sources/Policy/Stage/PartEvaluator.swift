@@ -110,9 +110,17 @@ struct PartEvaluator: Sendable {
 
     /// Every condition of `match` except `sniffed_type`.
     static func headConditionsHold(_ match: RuleMatch, _ head: PartHead, _ facts: PartFacts) -> Bool {
-        if let globs = match.field, !globs.contains(where: { $0.matches(head.name) }) { return false }
+        // A name matches as sent or as a backend may read it (``FieldNameAliases``); a filename as sent or as it
+        // is forwarded (sanitised: `x.php.` goes as `x.php`).
+        if let globs = match.field,
+            !globs.contains(where: { glob in glob.matches(head.name) || facts.fieldAliases.contains(where: glob.matches) })
+        {
+            return false
+        }
         if let globs = match.filename {
-            guard let filename = head.filename, globs.contains(where: { $0.matches(filename) }) else { return false }
+            guard let filename = head.filename,
+                globs.contains(where: { glob in glob.matches(filename) || facts.filename.map(glob.matches) == true })
+            else { return false }
         }
         if let hasFilename = match.hasFilename, hasFilename != head.hasFilename { return false }
         if let globs = match.declaredType, !globs.contains(where: { $0.matches(facts.declaredEssence) }) {

@@ -91,7 +91,10 @@ extension PartPolicyMachine {
                 output!.name = SafeName.sanitizeFieldName(template.render(values))
             }
             if renamesFile, let template = plan!.filenameTemplate {
-                output!.filename = SafeName.sanitizeFilename(template.render(values))
+                // A file keeps a name: a template that renders empty (`{ext}` of a name without one) must not
+                // turn it into "no file chosen".
+                let rendered = SafeName.sanitizeFilename(template.render(values))
+                output!.filename = rendered.isEmpty ? SafeName.fallbackName : rendered
             }
         }
         for operation in plan!.headerOperations {

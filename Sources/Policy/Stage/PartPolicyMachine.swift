@@ -135,7 +135,7 @@ struct PartPolicyMachine<Digest: PartDigest> {
         }
         // Assigned in place, not through locals: each local copy cost a reference count per string.
         facts = PartFacts(
-            filename: filename,
+            filename: filename, fieldAliases: FieldNameAliases.aliases(of: current.name),
             fileExtension: settings.usesFileExtension ? filename.flatMap(FileExtensions.fileExtension(ofFilename:)) : nil,
             declaredEssence: PartEvaluator.essence(of: current.contentType))
         holdsCharsetValue = settings.charsets.isSome && PartCharset.isCharsetField(current.name)

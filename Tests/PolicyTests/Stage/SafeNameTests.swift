@@ -37,6 +37,21 @@ struct SafeNameTests {
         ("console.log", "console.log"),
         ("", ""),
         ("photo.JPG", "photo.JPG"),
+        // Names a backend rewrites after parsing (each was `shell.php` to one of them before):
+        ("shell%2Ephp", "shell_2Ephp"),  // Rack percent-decodes a filename
+        ("shell.ph%70", "shell.ph_70"),
+        ("shell.php%00.txt", "shell.php_00.txt"),
+        ("shell&period;php", "shell_period;php"),  // Django: html.unescape
+        ("shell&#46;php", "shell_#46;php"),
+        ("shell.ph&shyp", "shell.ph_shyp"),  // a legacy reference without `;`, then Django drops U+00AD
+        ("AT&T 100%.txt", "AT&T 100%.txt"),
+        ("shell.php\u{A0}", "shell.php_"),  // Django drops unprintable characters
+        ("shell.ph\u{AD}p", "shell.ph_p"),
+        ("shell.ph\u{200D}p", "shell.ph_p"),  // a joiner between ASCII letters
+        ("shell.ph\u{3000}p", "shell.ph_p"),
+        ("private\u{E000}.php", "private_.php"),
+        ("COM\u{B9}.txt", "_COM\u{B9}.txt"),  // Windows reads ¹ ² ³ as device digits
+        ("lpt\u{B3}", "_lpt\u{B3}"),
     ])
     func sanitises(input: String, expected: String) {
         let output = SafeName.sanitizeFilename(input)
