@@ -152,6 +152,7 @@ public struct RequestTarget: Hashable, Sendable, CustomStringConvertible {
     ) throws(HTTP1Error) -> (Range<Int>, Range<Int>?) {
         var index = start
         var queryStart: Int?
+        var segmentStart = start
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
@@ -159,7 +160,12 @@ public struct RequestTarget: Hashable, Sendable, CustomStringConvertible {
                 throw HTTP1Error(.invalidTarget, offset: offset + index)
             case ByteClass.backslash where queryStart == nil:
                 throw HTTP1Error(.invalidTarget, offset: offset + index)
+            case UInt8(ascii: "/") where queryStart == nil:
+                try refuseDotSegment(bytes, segmentStart..<index, offset: offset)
+                segmentStart = index + 1
             case UInt8(ascii: "?") where queryStart == nil:
+                try refuseDotSegment(bytes, segmentStart..<index, offset: offset)
+                segmentStart = bytes.count
                 queryStart = index + 1
             case UInt8(ascii: "%"):
                 guard index + 2 < bytes.count, ByteClass.hexValue(bytes[index + 1]) != nil,
@@ -173,9 +179,31 @@ public struct RequestTarget: Hashable, Sendable, CustomStringConvertible {
             }
             index += 1
         }
+        if queryStart == nil { try refuseDotSegment(bytes, segmentStart..<bytes.count, offset: offset) }
         guard let queryStart else {
             return (start..<bytes.count, nil)
         }
         return (start..<(queryStart - 1), queryStart..<bytes.count)
+    }
+
+    /// Refuses a path segment that is `.` or `..`, spelled with `%2E` or not (RFC 3986 §5.2.4): a backend that
+    /// resolves `/public/../admin` serves another path than the one routed on, as with `#` and `\`.
+    private static func refuseDotSegment(_ bytes: [UInt8], _ segment: Range<Int>, offset: Int) throws(HTTP1Error) {
+        guard (1...6).contains(segment.count) else { return }
+        var dots = 0
+        var index = segment.lowerBound
+        while index < segment.upperBound {
+            if bytes[index] == UInt8(ascii: ".") {
+                index += 1
+            } else if bytes[index] == UInt8(ascii: "%"), index + 2 < segment.upperBound,
+                bytes[index + 1] == UInt8(ascii: "2"), bytes[index + 2] | 0x20 == UInt8(ascii: "e")
+            {
+                index += 3
+            } else {
+                return
+            }
+            dots += 1
+        }
+        if dots <= 2 { throw HTTP1Error(.invalidTarget, offset: offset + segment.lowerBound) }
     }
 }

@@ -139,6 +139,13 @@ import Testing
         ("GET ftp://a/ HTTP/1.1\r\n\r\n", .invalidTarget, 4),
         ("GET http://u:p@host/ HTTP/1.1\r\n\r\n", .userinfoInTarget, 14),
         ("GET http:///x HTTP/1.1\r\n\r\n", .invalidTarget, 11),
+        // Dot segments (a backend resolving them serves another path than the one routed on):
+        ("GET /a/../b HTTP/1.1\r\n\r\n", .invalidTarget, 7),
+        ("GET /./x HTTP/1.1\r\n\r\n", .invalidTarget, 5),
+        ("GET /a/%2e%2E HTTP/1.1\r\n\r\n", .invalidTarget, 7),
+        ("GET /a/.?q HTTP/1.1\r\n\r\n", .invalidTarget, 7),
+        ("GET /.. HTTP/1.1\r\n\r\n", .invalidTarget, 5),
+        ("GET http://h/a/.%2e/b HTTP/1.1\r\n\r\n", .invalidTarget, 15),
     ])
     func rejects(text: String, code: HTTP1Error.Code, offset: Int) {
         expectRejected(text, code, at: offset)
@@ -152,6 +159,7 @@ import Testing
     @Test func acceptsEveryTargetForm() {
         let cases: [(String, RequestTarget.Form)] = [
             ("GET /a/b?c=d&e=%2F HTTP/1.1", .origin),
+            ("GET /a/..b/.well-known/.../%2e%2e%2e/c?x=/../ HTTP/1.1", .origin),
             ("GET http://example.com HTTP/1.1", .absolute),
             ("GET HTTPS://example.com:8443/p?q HTTP/1.1", .absolute),
             ("CONNECT example.com:443 HTTP/1.1", .authority),

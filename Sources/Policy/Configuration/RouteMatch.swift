@@ -30,7 +30,71 @@ public struct RouteMatch: Sendable, Hashable {
     public func matches(host: String, path: String, method: String) -> Bool {
         if let methods, !methods.contains(method) { return false }
         guard self.host.matchesEverything || self.host.matches(host) else { return false }
-        return Self.path(path, hasPrefix: pathPrefix)
+        // `/` takes every path however it is spelled: no need to normalise for it.
+        if pathPrefix == "/" { return Self.path(path, hasPrefix: pathPrefix) }
+        return Self.path(Self.routingPath(path) ?? path, hasPrefix: pathPrefix)
+    }
+
+    /// The path as a backend that normalises it reads it (RFC 3986 §6.2.2), when that differs: percent-encoded
+    /// unreserved characters decoded (`/%75pload` is `/upload`) and runs of `/` merged (`//upload`, as nginx's
+    /// `merge_slashes`). Nil when the path needs neither. (Dot segments never get here: the head parser refuses
+    /// them.) The query is left as it is.
+    static func routingPath(_ path: String) -> String? {
+        var previous: UInt8 = 0
+        var needed = false
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "?") { break }
+            if byte == UInt8(ascii: "%") || (byte == UInt8(ascii: "/") && previous == UInt8(ascii: "/")) {
+                needed = true
+                break
+            }
+            previous = byte
+        }
+        guard needed else { return nil }
+        let bytes = Array(path.utf8)
+        let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%"), index + 2 < end, let high = hexValue(bytes[index + 1]),
+                let low = hexValue(bytes[index + 2]), isUnreserved(high << 4 | low)
+            {
+                out.append(high << 4 | low)
+                index += 3
+                continue
+            }
+            if byte == UInt8(ascii: "/"), out.last == UInt8(ascii: "/") {
+                index += 1
+                continue
+            }
+            out.append(byte)
+            index += 1
+        }
+        out.append(contentsOf: bytes[end...])
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    /// RFC 3986 §2.3: ALPHA, DIGIT, `-`, `.`, `_`, `~`.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
     }
 
     private static func bytes(_ path: UnsafeBufferPointer<UInt8>, haveSegmentPrefix prefix: UnsafeBufferPointer<UInt8>)

@@ -1,5 +1,5 @@
 import Multipart
-import Policy
+@testable import Policy
 import Testing
 
 @Suite("Routes and limits")
@@ -43,6 +43,19 @@ struct RoutingTests {
         #expect(slash.matches(host: "h", path: "/files/x", method: "GET"))
         #expect(!slash.matches(host: "h", path: "/files", method: "GET"))
         #expect(RouteMatch().matches(host: "anything", path: "/", method: "DELETE"))
+    }
+
+    /// Failed before: a backend that decodes `%75` or merges `//` served `/upload` to a request routed to `/`.
+    @Test func pathsMatchAsABackendNormalisesThem() {
+        let match = RouteMatch(pathPrefix: "/upload")
+        #expect(match.matches(host: "h", path: "/%75pload", method: "POST"))
+        #expect(match.matches(host: "h", path: "/%75PLOAD".lowercased(), method: "POST"))
+        #expect(match.matches(host: "h", path: "//upload/x", method: "POST"))
+        #expect(match.matches(host: "h", path: "/up%6Coad?x=%2F", method: "POST"))
+        #expect(!match.matches(host: "h", path: "/up%2Fload", method: "POST"), "%2F is a reserved character")
+        #expect(!match.matches(host: "h", path: "/uploadX", method: "POST"))
+        #expect(RouteMatch.routingPath("/a/b?c=%41//") == nil)
+        #expect(RouteMatch.routingPath("/a//b%7e?c=%41//") == "/a/b~?c=%41//")
     }
 
     @Test func methodsAreCaseSensitive() {
