@@ -9,6 +9,17 @@ struct ConfigErrorTests {
             yaml: CheckCommandTests.minimal + "workerz: 2\n",
             expected: ["10:1: error: unknown key 'workerz' in the configuration (did you mean 'workers'?)"]),
         ConfigErrorCase(
+            name: "a byte order mark is not content",
+            yaml: "\u{FEFF}" + CheckCommandTests.minimal + "workerz: 2\n",
+            expected: ["10:1: error: unknown key 'workerz' in the configuration (did you mean 'workers'?)"]),
+        ConfigErrorCase(
+            name: "a null header value is not the text ~",
+            yaml: ConfigErrorCase.minimal(route: "rules: [{ name: n, set_headers: { X-Null: ~ } }]\n"),
+            expected: [
+                "10:47: error: 'set_headers' of rule 'n': the value of 'X-Null' is null; write '' for an empty "
+                    + "value, or use remove_headers"
+            ]),
+        ConfigErrorCase(
             name: "unknown nested key with a suggestion",
             yaml: ConfigErrorCase.minimal(route: "match: { path_prefx: /a }\n"),
             expected: ["10:14: error: unknown key 'path_prefx' in 'match' of route 'r' (did you mean 'path_prefix'?)"]),

@@ -113,4 +113,16 @@ struct RequestAdmissionTests {
         let line = Array("X-Forwarded-For: 10.0.0.1".utf8) + [0xFF] + Array(", 192.0.2.1\r\n".utf8)
         #expect(bytes.firstRange(of: line) != nil)
     }
+
+    /// Failed before: a rule's `reject: { status: 401 }` answered `401 Client Error`.
+    @Test func everyStatusARuleMayPickHasItsReasonPhrase() {
+        #expect(Problem.reason(401) == "Unauthorized")
+        #expect(Problem.reason(409) == "Conflict")
+        #expect(Problem.reason(429) == "Too Many Requests")
+        #expect(Problem.reason(451) == "Unavailable For Legal Reasons")
+        let registered = [400, 401, 402, 403, 404, 405, 406, 407, 408, 409, 410, 411, 412, 413, 414, 415, 416, 417,
+                          418, 421, 422, 423, 424, 425, 426, 428, 429, 431, 451]
+        #expect(registered.filter { Problem.reason($0) == "Client Error" } == [])
+        #expect(Problem.reason(499) == "Client Error")
+    }
 }

@@ -178,6 +178,14 @@ extension ConfigDecoder {
         var headers: [Rule.HeaderField] = []
         var failed = false
         for (nameNode, valueNode) in entries {
+            if Self.isNull(valueNode), let name = headerName(nameNode, what) {
+                // `~` is not a value to send: it was read as the text "~" before.
+                report(
+                    .wrongType, at: valueNode,
+                    "\(what): the value of '\(name)' is null; write '' for an empty value, or use remove_headers")
+                failed = true
+                continue
+            }
             guard let name = headerName(nameNode, what),
                 let value = string(
                     valueNode, "the value of '\(name)'",

@@ -46,6 +46,8 @@ enum ConfigLoader {
     }
 
     private static func load(bytes: [UInt8], file: String, folder: String) throws(ConfigError) -> ProxyConfiguration {
+        // A UTF-8 byte order mark (editors on Windows write one) is not content: positions count from after it.
+        let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         guard let text = String(validating: bytes, as: UTF8.self) else {
             let (line, column) = YAMLErrorTranslation.position(ofFirstInvalidUTF8In: bytes)
             throw ConfigError([
