@@ -9,7 +9,8 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             Loads FILE exactly as serve does: YAML syntax, known keys only, types, sizes, durations, \
             addresses, upstream references, strict flags, rename templates, and the certificate, key and CA \
-            files it names (they must exist, be readable and hold PEM data of the right kind). \
+            files it names (they must exist, be readable and hold PEM data of the right kind, and OpenSSL must \
+            build every TLS context serve builds from them: a key that does not match its certificate fails). \
             On success prints "FILE: ok" and a summary line to standard output and exits 0; otherwise prints \
             one "FILE:LINE:COLUMN: error: REASON" line per problem to standard error and exits 1.
             """

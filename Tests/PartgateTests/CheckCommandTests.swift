@@ -95,6 +95,26 @@ struct CheckCommandTests {
             ])
     }
 
+    /// Failed before: files that look like PEM but that OpenSSL refuses passed `check`, and `serve` then
+    /// refused to start ("a config that check accepts must start").
+    @Test func openSSLMustAcceptTheTLSFiles() throws {
+        let workspace = try ConfigWorkspace()
+        defer { workspace.remove() }
+        let garbage = "-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n"
+        try workspace.write(garbage, to: "tls/server.crt")
+        try workspace.write(garbage, to: "tls/upstream-ca.pem")
+        let result = try workspace.check(ConfigFixtures.designExample)
+        #expect(result.status == 1)
+        let lines = Self.positioned(result, in: workspace)
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.first?.hasPrefix("6:46: error: 'key': listener 0.0.0.0:8443: OpenSSL refused the TLS files: ") == true)
+        #expect(lines.last?.hasPrefix("12:11: error: 'ca': upstream uploads: OpenSSL refused the TLS files: ") == true)
+        // The same files, as made: accepted.
+        try workspace.write(ConfigWorkspace.pem.certificate, to: "tls/server.crt")
+        try workspace.write(ConfigWorkspace.pem.certificate, to: "tls/upstream-ca.pem")
+        #expect(try workspace.check(ConfigFixtures.designExample).status == 0)
+    }
+
     @Test func absolutePathsAreUsedAsTheyAre() throws {
         let workspace = try ConfigWorkspace()
         defer { workspace.remove() }

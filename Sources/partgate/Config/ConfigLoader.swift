@@ -65,7 +65,8 @@ enum ConfigLoader {
         let decoder = ConfigDecoder(file: file, folder: folder)
         let configuration = decoder.decodeRoot(root)
         if let configuration, decoder.diagnostics.isEmpty {
-            return configuration
+            decoder.checkTLSContexts(configuration)
+            if decoder.diagnostics.isEmpty { return configuration }
         }
         let diagnostics =
             decoder.diagnostics.isEmpty

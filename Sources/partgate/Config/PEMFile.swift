@@ -4,8 +4,8 @@ import Yams
 ///
 /// The check is what `serve` needs before it can start: the file exists, is a regular file, can be read,
 /// and holds a PEM block of the right kind (a certificate in a certificate or CA file; an unencrypted
-/// private key in a key file). Whether a key matches its certificate is OpenSSL's to say when the engine
-/// builds its TLS contexts.
+/// private key in a key file). Whether OpenSSL can use them (a key that matches its certificate, a parsable
+/// CA bundle) is checked next, by building the contexts (`ConfigDecoder.checkTLSContexts`).
 struct PEMFile {
     /// What the file must hold.
     enum Kind {
