@@ -17,6 +17,9 @@ public struct ResponseFraming: Hashable, Sendable {
     public var keepAlive: Bool
     /// The lowercased Connection options (for hop-by-hop removal).
     public var connectionOptions: Set<String>
+    /// The transfer codings other than a final `chunked`, in order, lower case (`gzip` of `gzip, chunked`): a
+    /// proxy that re-frames the body must still announce them, or the client reads coded bytes as the body.
+    public var otherTransferCodings: [String] = []
 
     /// Analyses a head.
     /// - Parameters:
@@ -46,8 +49,10 @@ public struct ResponseFraming: Hashable, Sendable {
                     throw HTTP1Error(.invalidTransferEncoding)
                 }
                 body = .chunked
+                otherTransferCodings = codings.dropLast().map(\.name)
             } else {
                 body = .untilClose
+                otherTransferCodings = codings.map(\.name)
             }
         } else if let length {
             body = .contentLength(length)

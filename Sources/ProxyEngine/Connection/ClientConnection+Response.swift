@@ -161,7 +161,22 @@ extension ClientConnection: UpstreamDelegate {
             break
         }
         var adding: [HTTPField] = []
-        if exchange.responseChunked { adding.append(HTTPField(name: "Transfer-Encoding", value: "chunked")) }
+        let codings = framing.otherTransferCodings
+        if !codings.isEmpty {
+            // Coded bytes (`gzip, chunked`) stay coded: the codings are announced again, `chunked` re-added when
+            // partgate chunks. An HTTP/1.0 client knows no transfer coding: it would take the coded bytes as the body.
+            guard clientHTTP11 else {
+                worker.events.log(
+                    "upstream \(upstream.settings.name) sent transfer coding '\(codings.joined(separator: ", "))', "
+                        + "which an HTTP/1.0 client cannot take")
+                answer(Problem(502, "upstream_invalid_response"))
+                return false
+            }
+            let value = codings.joined(separator: ", ") + (exchange.responseChunked ? ", chunked" : "")
+            adding.append(HTTPField(name: "Transfer-Encoding", value: value))
+        } else if exchange.responseChunked {
+            adding.append(HTTPField(name: "Transfer-Encoding", value: "chunked"))
+        }
         if closeAfterExchange {
             adding.append(HTTPField(name: "Connection", value: "close"))
         } else if !clientHTTP11 {

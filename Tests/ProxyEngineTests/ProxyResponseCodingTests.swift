@@ -1,0 +1,51 @@
+import Foundation
+import LoopbackTestSupport
+import Policy
+import ProxyEngine
+import Testing
+
+/// A response's transfer codings other than `chunked` reach the client announced, or not at all.
+@Suite("Response transfer codings", .serialized)
+struct ProxyResponseCodingTests {
+    /// Failed before: `gzip, chunked` went to the client as `chunked` alone, and `gzip` (read until close) with
+    /// no Transfer-Encoding at all: either way the client read gzip bytes as the body.
+    @Test func codingsBeforeChunkedAreAnnouncedAgain() throws {
+        let upstream = try RawServer { fd in
+            let head = RawServer.readHead(fd)
+            if String(decoding: head, as: UTF8.self).contains("/close") {
+                RawServer.send(fd, "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\ncoded")
+                return  // the body ends with the connection
+            }
+            RawServer.send(fd, "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+            _ = RawServer.drain(fd)
+        }
+        defer { upstream.stop() }
+        let settings = EngineSettings(
+            listeners: [ListenerSettings(address: SocketAddress("127.0.0.1:0")!)],
+            upstreams: ["up": UpstreamSettings(name: "up", address: SocketAddress("127.0.0.1:\(upstream.port)")!,
+                                               serverName: "localhost", tls: nil)],
+            routes: [RouteConfiguration(name: "all", upstream: "up")])
+        let proxy = ProxyServer(settings: settings)
+        let port = try proxy.start()[0].port
+        defer { proxy.stop(); proxy.wait() }
+
+        let chunked = try TestHTTPClient(port: port, timeout: 10)
+        chunked.send("GET /chunked HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+        let first = try #require(chunked.readResponse())
+        #expect(first.status == 200)
+        #expect(first.header("transfer-encoding") == "gzip, chunked")
+        #expect(first.text == "5\r\nhello\r\n0\r\n\r\n")  // still chunked on the wire (the client helper reads to close)
+
+        let untilClose = try TestHTTPClient(port: port, timeout: 10)
+        untilClose.send("GET /close HTTP/1.1\r\nHost: a\r\n\r\n")
+        let second = try #require(untilClose.readResponse())
+        #expect(second.header("transfer-encoding") == "gzip")
+        #expect(second.header("connection") == "close")
+        #expect(second.text == "coded")
+
+        // HTTP/1.0 knows no transfer coding: rather no answer than coded bytes taken for the body.
+        let old = try TestHTTPClient(port: port, timeout: 10)
+        old.send("GET /chunked HTTP/1.0\r\nHost: a\r\n\r\n")
+        #expect(old.readResponse()?.status == 502)
+    }
+}
