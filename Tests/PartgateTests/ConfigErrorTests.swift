@@ -9,6 +9,10 @@ struct ConfigErrorTests {
             yaml: CheckCommandTests.minimal + "workerz: 2\n",
             expected: ["10:1: error: unknown key 'workerz' in the configuration (did you mean 'workers'?)"]),
         ConfigErrorCase(
+            name: "a host glob with a port never matches",
+            yaml: ConfigErrorCase.minimal(route: "match: { host: example.com:8080 }\n"),
+            expected: ["10:20: error: 'host': 'example.com:8080' is not a host glob (no port, path or spaces)"]),
+        ConfigErrorCase(
             name: "a byte order mark is not content",
             yaml: "\u{FEFF}" + CheckCommandTests.minimal + "workerz: 2\n",
             expected: ["10:1: error: unknown key 'workerz' in the configuration (did you mean 'workers'?)"]),

@@ -135,7 +135,9 @@ extension ConfigDecoder {
         var match = RouteMatch()
         var failed = false
         if let node = fields.value("host"), let text = string(node, "'host'") {
-            if text.contains(where: { $0 == "/" || $0 == " " }) {
+            // Hosts are matched without their port: `example.com:8080` could never match (an IPv6 literal keeps its
+            // colons inside brackets).
+            if text.contains(where: { $0 == "/" || $0 == " " }) || (text.contains(":") && !text.hasPrefix("[")) {
                 report(.invalidValue, at: node, "'host': '\(text)' is not a host glob (no port, path or spaces)")
                 failed = true
             } else if let glob = glob(text, at: node, "'host'", caseInsensitive: true) {
