@@ -1,3 +1,5 @@
+import Multipart
+
 /// Which requests a route takes (`routes[].match:`).
 public struct RouteMatch: Sendable, Hashable {
     /// The request host, without port, as a case-insensitive glob (`host:`, default `*`).
@@ -58,8 +60,8 @@ public struct RouteMatch: Sendable, Hashable {
         var index = 0
         while index < end {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "%"), index + 2 < end, let high = hexValue(bytes[index + 1]),
-                let low = hexValue(bytes[index + 2]), isUnreserved(high << 4 | low)
+            if byte == UInt8(ascii: "%"), index + 2 < end, let high = ASCIIHex.value(bytes[index + 1]),
+                let low = ASCIIHex.value(bytes[index + 2]), isUnreserved(high << 4 | low)
             {
                 out.append(high << 4 | low)
                 index += 3
@@ -74,15 +76,6 @@ public struct RouteMatch: Sendable, Hashable {
         }
         out.append(contentsOf: bytes[end...])
         return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 
     /// RFC 3986 §2.3: ALPHA, DIGIT, `-`, `.`, `_`, `~`.
