@@ -143,6 +143,27 @@ struct ProxyUpstreamFaultLeakTests {
         #expect(early.waitForHandlers())
     }
 
+    /// The same early answer from an upstream that closes right after it instead of reading on (a backend
+    /// that refuses an upload and hangs up; the kernel then resets the connection, since the body was unread):
+    /// the proxy's writes fail, and the answer that came before the reset still reaches the client.
+    @Test(arguments: FaultVariant.all, [401, 413])
+    func earlyAnswerThenCloseIsRelayed(_ variant: FaultVariant, status: Int) throws {
+        let early = try FaultUpstream(tls: variant.tls) { peer in
+            _ = peer.readHead()
+            peer.send("HTTP/1.1 \(status) Early\r\nContent-Length: 5\r\nConnection: close\r\n\r\nnope!")
+            peer.closeAbruptly()
+        }
+        defer { early.stop() }
+        let proxy = try FaultProxy(upstreamPort: early.port, variant: variant)
+        defer { proxy.shutdown() }
+        let (client, response) = try Self.upload(to: proxy, request: Self.earlyUpload)
+        #expect(response?.status == status, "\(proxy.log.all)")
+        #expect(response?.text == "nope!")
+        #expect(client.isClosedByPeer())
+        proxy.expectReleased()
+        #expect(early.waitForHandlers())
+    }
+
     /// A response the proxy cannot read before anything went to the client is a 502.
     @Test(arguments: FaultVariant.all, [
         ("HTTP/1.1 2OO OK\r\nContent-Length: 2\r\n\r\nok", "sent an invalid response"),

@@ -30,7 +30,8 @@ extension ClientConnection: UpstreamDelegate {
 
     func upstreamClosed(_ upstream: UpstreamConnection, reason: String?, timedOut: Bool) {
         guard let exchange, exchange.upstream === upstream else { return }
-        if exchange.responseStatus != nil { relayResponse(exchange, upstream) }
+        // Bytes left in the input: the rest of a response, or an early answer read after a failed write.
+        if exchange.responseStatus != nil || EvBuffer.length(upstream.input) > 0 { relayResponse(exchange, upstream) }
         guard self.exchange === exchange, !exchange.responseDone else { return }
         exchange.upstream = nil
         if exchange.responseStatus != nil, var decoder = exchange.responseDecoder {

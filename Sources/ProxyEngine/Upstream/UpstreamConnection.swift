@@ -56,6 +56,9 @@ final class UpstreamConnection: LoopResource {
     private var lastRead: Int64 = 0
     private var lastWrite: Int64 = 0
     private var readingOn = true
+    /// The most response bytes read after a failed write (``readAfterWriteFailure()``): an early answer's head
+    /// and short body, not a whole response.
+    private let lateReadLimit: Int
 
     /// Records batched into large writes while a large body streams (TLS only, see ``TLSWriteBatch``), and the
     /// event that waits for the socket when a flush was refused.
@@ -76,6 +79,7 @@ final class UpstreamConnection: LoopResource {
         self.settings = settings
         self.generation = generation
         self.metrics = metrics
+        lateReadLimit = buffers.readHighWater
         let options = Int32(bitPattern: BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
         if let tls = settings.tls {
             guard let ssl = tls.makeClientSSL(serverName: settings.serverName) else { return nil }
@@ -363,6 +367,7 @@ final class UpstreamConnection: LoopResource {
             delegate?.upstreamConnected(self)
             return
         }
+        if connected, flags & Int32(BEV_EVENT_WRITING) != 0 { readAfterWriteFailure() }
         if flags & Int32(BEV_EVENT_TIMEOUT) != 0 {
             timedOut()  // not set on upstream bufferevents (``timerExpired()``), kept for completeness
         } else if flags & Int32(BEV_EVENT_EOF) != 0 {
@@ -390,6 +395,35 @@ final class UpstreamConnection: LoopResource {
                 metrics?.connectFailures.increment()
             }
             fail(reason: reason, timedOut: false)
+        }
+    }
+
+    /// A write failed: the upstream closed or reset while the request was still going out, as a backend does
+    /// after an early answer (401, 413) to a body it will not read. That answer may still wait in the socket,
+    /// unread because libevent stops at the write error (a TLS bufferevent reports it without reading). Reads
+    /// what is there, up to ``lateReadLimit`` bytes, into the input, where the exchange relays it instead of
+    /// answering 502. Nonblocking: it stops at the first read that would block, fails or ends.
+    private func readAfterWriteFailure() {
+        guard let bev else { return }
+        let input = bufferevent_get_input(bev)
+        var budget = lateReadLimit - evbuffer_get_length(input)
+        if let ssl {
+            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+            while budget > 0 {
+                ERR_clear_error()
+                let count = chunk.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32(min($0.count, budget))) }
+                guard count > 0 else { break }
+                _ = evbuffer_add(input, chunk, Int(count))
+                budget -= Int(count)
+            }
+            ERR_clear_error()
+        } else {
+            let descriptor = bufferevent_getfd(bev)
+            while budget > 0 {
+                let count = evbuffer_read(input, descriptor, Int32(min(budget, 64 * 1024)))
+                guard count > 0 else { break }
+                budget -= Int(count)
+            }
         }
     }
 

@@ -7,6 +7,7 @@ import ProxyEngine
 final class FaultPeer {
     private let socket: TestSocket
     private let tls: BlockingTLSEndpoint?
+    private var closed = false
 
     init(socket: TestSocket, tls: BlockingTLSEndpoint?) {
         self.socket = socket
@@ -110,6 +111,24 @@ final class FaultPeer {
 
     /// Closes (close_notify first for TLS).
     func close() {
+        guard !closed else { return }
+        closed = true
         if let tls { tls.close() } else { socket.close() }
+    }
+
+    /// Closes the socket without TLS's close_notify, as a server process that exits or drops the connection
+    /// does; with request bytes still unread, the kernel answers them with a reset. It waits (at most 2 s) until
+    /// the peer acknowledged everything sent: the reset discards what is still queued, and Linux holds small
+    /// writes back while earlier ones are unacknowledged (autocorking), so without the wait the answer itself
+    /// would at times never leave.
+    func closeAbruptly() {
+        guard !closed else { return }
+        closed = true
+        let deadline = Date(timeIntervalSinceNow: 2)
+        var queued: Int32 = 0
+        while ioctl(socket.fd, UInt(TIOCOUTQ), &queued) == 0, queued > 0, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+        socket.close()
     }
 }
