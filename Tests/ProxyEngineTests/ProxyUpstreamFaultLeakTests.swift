@@ -97,6 +97,32 @@ struct ProxyUpstreamFaultLeakTests {
         #expect(stall.waitForHandlers())
     }
 
+    /// The upstream reads the request, then sends its response head a byte every 100 ms: each byte is within
+    /// the response timeout of the last, but the head as a whole is not, so it is cut at the timeout (nginx's
+    /// `proxy_read_timeout` would wait for ever).
+    @Test(arguments: FaultVariant.all.filter { $0.forward == .stream })
+    func trickledResponseHeadIs504(_ variant: FaultVariant) throws {
+        let trickle = try FaultUpstream(tls: variant.tls) { peer in
+            _ = peer.readHead()
+            peer.drainBody(ofLength: FaultProxy.body.count, chunked: true)
+            for byte in "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Slow: \(String(repeating: "s", count: 40))\r\n\r\nok".utf8 {
+                guard peer.send([byte]) else { return }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+        defer { trickle.stop() }
+        let proxy = try FaultProxy(upstreamPort: trickle.port, variant: variant, responseTimeout: .milliseconds(600))
+        defer { proxy.shutdown() }
+        let started = Date()
+        let (client, response) = try Self.upload(to: proxy)
+        #expect(response?.status == 504)
+        #expect(response?.json?["flag"] as? String == "upstream_timeout")
+        #expect(Date().timeIntervalSince(started) < 4, "the head would take 6.5 s")
+        #expect(client.isClosedByPeer())
+        proxy.expectReleased()
+        #expect(trickle.waitForHandlers())
+    }
+
     /// The upstream reads the head and 64 KiB of the body, then resets the connection.
     @Test(arguments: FaultVariant.all)
     func resetMidBodyIs502(_ variant: FaultVariant) throws {

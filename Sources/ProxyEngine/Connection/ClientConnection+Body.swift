@@ -227,6 +227,7 @@ extension ClientConnection {
         if upstream.connected {
             let timeout = exchange.responseTimeout
             upstream.setTimeouts(read: timeout, write: timeout)
+            if exchange.responseStatus == nil { upstream.limitResponseHead(timeout) }
         }
         if clientPaused { resumeClient(upstream) }
         if exchange.responseDone { finishExchange() }

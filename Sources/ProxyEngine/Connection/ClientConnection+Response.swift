@@ -9,6 +9,7 @@ extension ClientConnection: UpstreamDelegate {
         guard let exchange, exchange.upstream === upstream else { return }
         let timeout = exchange.responseTimeout
         upstream.setTimeouts(read: exchange.requestDone ? timeout : nil, write: timeout)
+        if exchange.requestDone { upstream.limitResponseHead(timeout) }
     }
 
     func upstreamDrained(_ upstream: UpstreamConnection) {
@@ -131,6 +132,7 @@ extension ClientConnection: UpstreamDelegate {
             return false
         }
         exchange.responseStatus = head.status
+        upstream.responseHeadArrived()
         if exchange.upstreamStarted != 0 {
             let latency = MonotonicClock.elapsed(since: exchange.upstreamStarted)
             exchange.metrics?.upstream?.latency.record(Double(latency) / 1_000_000_000)

@@ -56,6 +56,9 @@ final class UpstreamConnection: LoopResource {
     private var lastRead: Int64 = 0
     private var lastWrite: Int64 = 0
     private var readingOn = true
+    /// When the response head must be complete (0: no deadline). Reads do not move it: a head trickled a byte at a
+    /// time still ends at `response_timeout`, as the time to the head it is documented to be.
+    private var headDeadline: Int64 = 0
     /// The most response bytes read after a failed write (``readAfterWriteFailure()``): an early answer's head
     /// and short body, not a whole response.
     private let lateReadLimit: Int
@@ -173,6 +176,20 @@ final class UpstreamConnection: LoopResource {
         if writeLimit > 0 { timer!.fire(by: now &+ writeLimit, now: now) }
     }
 
+    /// The response head must be complete within `timeout` from now; bytes arriving do not extend it, unlike
+    /// the read limit. Ends with ``responseHeadArrived()``.
+    func limitResponseHead(_ timeout: LoopTimeout) {
+        guard bev != nil, timer != nil else { return }
+        let now = CoarseClock.now()
+        headDeadline = now &+ timeout.milliseconds
+        timer!.fire(by: headDeadline, now: now)
+    }
+
+    /// The final response head is in: from now on only the inactivity limits apply.
+    func responseHeadArrived() {
+        headDeadline = 0
+    }
+
     /// The timer went off: fail the connection if a limit passed, else wait for the earliest that can. While a
     /// limit is set the timer stays armed (a paused direction is looked at again one limit later), so stamps
     /// never need to arm it.
@@ -181,6 +198,10 @@ final class UpstreamConnection: LoopResource {
         timer!.fired()
         let now = CoarseClock.now()
         var next = Int64.max
+        if headDeadline > 0 {
+            if now >= headDeadline { return timedOut() }
+            next = headDeadline
+        }
         if readLimit > 0 {
             if readingOn || !connected {
                 let deadline = lastRead &+ readLimit
