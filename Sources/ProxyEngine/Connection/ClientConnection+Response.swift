@@ -187,10 +187,12 @@ extension ClientConnection: UpstreamDelegate {
         }
         // The Connection options the framing parsed already (nginx sends `keep-alive` on every response).
         let options = framing.connectionOptions
-        let removing = options.isEmpty || (options.count == 1 && options.first! == "keep-alive")
+        var removing = options.isEmpty || (options.count == 1 && options.first! == "keep-alive")
             || options.isSubset(of: RequestHead.standardHopByHopFieldNames)
             ? Self.hopByHopRemovals
             : Self.hopByHopRemovals.union(framing.connectionOptions.subtracting(RequestFraming.protectedFieldNames))
+        // A 204 carries no Content-Length (RFC 9110 §8.6): one received is not passed on for clients to wait on.
+        if head.status == 204 { removing = removing.union(["content-length"]) }
         worker.withHeadBuffer { bytes in
             head.write(into: &bytes, version: .http1_1, removing: removing, adding: adding)
             EvBuffer.add(output, bytes)
