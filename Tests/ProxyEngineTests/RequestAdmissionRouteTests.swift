@@ -59,6 +59,48 @@ struct RequestAdmissionRouteTests {
         }
     }
 
+    /// Bodies that Rack, formidable or cgi parse as forms though they are not multipart/form-data: refused on a
+    /// route with part policy even under `other_bodies: pass` (relayed, their parts would bypass the rules);
+    /// relayed on a route without rules.
+    @Test(arguments: [
+        "multipart/mixed; boundary=b", "multipart/related; boundary=b", "Multipart/Alternative; boundary=b",
+        "text/plain; x=multipart; boundary=b", "application/octet-stream; BOUNDARY=b", "multipart/mixed",
+    ])
+    func multipartLookingBodiesAreRefusedOnPolicyRoutes(_ contentType: String) throws {
+        let text = "POST /upload HTTP/1.1\r\nHost: h\r\nContent-Type: \(contentType)\r\nContent-Length: 2\r\n\r\n"
+        var passing = Self.route(reportOnly: false)
+        passing.otherBodies = .pass
+        guard case .failure(let problem) = try Self.decide(text, passing) else {
+            Issue.record("\(contentType) was relayed past the rules")
+            return
+        }
+        #expect(problem.status == 415 && problem.name == "multipart_not_form_data")
+        var report = passing
+        report.reportOnly = true
+        guard case .success(let decision) = try Self.decide(text, report) else {
+            Issue.record("a report-only route refused \(contentType)")
+            return
+        }
+        #expect(decision.wouldRefuse == problem)
+        let plain = RouteConfiguration(name: "plain", upstream: "u")
+        guard case .success(let relayed) = try Self.decide(text, plain), case .passthrough = relayed.body else {
+            Issue.record("a route without rules refused \(contentType)")
+            return
+        }
+    }
+
+    @Test func otherBodiesPassStillRelaysPlainTypes() throws {
+        var passing = Self.route(reportOnly: false)
+        passing.otherBodies = .pass
+        for type in ["application/json", "text/plain; charset=utf-8", "application/x-www-form-urlencoded"] {
+            let text = "POST /upload HTTP/1.1\r\nHost: h\r\nContent-Type: \(type)\r\nContent-Length: 2\r\n\r\n"
+            guard case .success(let decision) = try Self.decide(text, passing), case .passthrough = decision.body else {
+                Issue.record("\(type) was not relayed under other_bodies: pass")
+                continue
+            }
+        }
+    }
+
     @Test func reportOnlyStillRefusesAmbiguity() throws {
         let route = Self.route(reportOnly: true)
         let lookalike = "POST /upload HTTP/1.1\r\nHost: h\r\nContent_-Type: multipart/form-data; boundary=b\r\n"

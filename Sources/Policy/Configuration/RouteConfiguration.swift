@@ -126,6 +126,10 @@ public struct RouteConfiguration: Sendable, Hashable {
         _read { yield storage.fields.limits }
         _modify { yield &unique().fields.limits }
     }
+    /// Whether the route decides anything about parts: it has rules, or parts no rule matched are not simply
+    /// passed.
+    public var hasPartPolicy: Bool { !rules.isEmpty || defaultAction != .pass }
+
     /// The ordered rules (`rules:`, default none).
     public var rules: [Rule] {
         _read { yield storage.fields.rules }

@@ -148,10 +148,37 @@ package enum RequestAdmission {
                         strictness: route.strictness)))
         } catch {
             if error.reason == .flag(.notMultipartFormData) || error.reason == .flag(.contentTypeSyntax) {
+                // Rack and formidable read `multipart/mixed` (formidable any type naming `multipart`) as a form:
+                // relayed, its parts would reach them past this route's rules. Refused whatever other_bodies says.
+                if route.hasPartPolicy, readsAsMultipart(contentType) {
+                    let problem = Problem(415, "multipart_not_form_data",
+                        detail: "a multipart body other than multipart/form-data cannot be checked against this route's rules")
+                    guard route.reportOnly else { throw problem }
+                    return BodyDecision(body: .passthrough(chunked: chunked), wouldRefuse: problem)
+                }
                 return try otherBody(Problem(415, "other_body", detail: "this route takes multipart/form-data bodies"))
             }
             throw Problem(400, error.name, detail: "the multipart Content-Type is ambiguous")
         }
+    }
+
+    /// Whether some backend parses a body of this Content-Type as multipart: it names `multipart` or has a
+    /// `boundary` (ASCII case-insensitive, anywhere: formidable tests the whole value against `/multipart/i`).
+    static func readsAsMultipart(_ value: ArraySlice<UInt8>) -> Bool {
+        containsIgnoringCase(value, "multipart") || containsIgnoringCase(value, "boundary")
+    }
+
+    private static func containsIgnoringCase(_ value: ArraySlice<UInt8>, _ word: StaticString) -> Bool {
+        let word = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard value.count >= word.count else { return false }
+        var start = value.startIndex
+        while start <= value.endIndex - word.count {
+            var matched = 0
+            while matched < word.count, value[start + matched] | 0x20 == word[matched] { matched += 1 }
+            if matched == word.count { return true }
+            start += 1
+        }
+        return false
     }
 
     /// `host:port` → `host`; `[v6]:port` → `v6`.
