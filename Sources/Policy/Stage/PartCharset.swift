@@ -47,6 +47,16 @@ enum PartCharset {
     }
 
     /// Whether a part is a `_charset_` field (ASCII case-insensitive, filename or not).
+    /// Whether a field's Content-Type says something a backend needs: `text/plain` with a charset other than
+    /// UTF-8 and US-ASCII (what backends assume for a field without one). Every other field Content-Type is left
+    /// out of the forwarded part.
+    static func mustForward(_ contentType: String) -> Bool {
+        guard PartEvaluator.essence(of: contentType) == "text/plain", let charset = charset(in: contentType) else {
+            return false
+        }
+        return charset != "utf-8" && charset != "us-ascii"
+    }
+
     static func isCharsetField(_ name: String) -> Bool {
         name.utf8.count == 9 && name.lowercased() == fieldName
     }

@@ -84,6 +84,11 @@ extension PartPolicyMachine {
         output = current
         output!.filename = facts.filename
         if !output!.headers.isEmpty { output!.headers = [] }
+        if current.filename == nil, let declared = current.contentType, !PartCharset.mustForward(declared) {
+            // A field: formidable takes any part with a Content-Type, busboy one of application/octet-stream, for a
+            // file, past the rules that judged a field. A rule may still set one (below).
+            output!.contentType = nil
+        }
         let renamesFile = plan!.filenameTemplate.isSome && current.filename?.isEmpty == false
         if plan!.fieldTemplate.isSome || renamesFile {
             let values = templateValues(plan!, head: current)

@@ -167,6 +167,30 @@ struct PolicyStageHeadTimeTests {
             run.records[0].forwardedType == "text/csv" && run.records[0].declaredType == "text/plain; charset=utf-8")
     }
 
+    /// A field's Content-Type would make formidable (any type) or busboy (application/octet-stream) store it as a
+    /// file, past rules that judged a field (`has_filename: true` sniff rules): it is left out, unless it names a
+    /// charset the backend must know, or a rule sets one. Files keep theirs.
+    @Test func fieldsAreForwardedWithoutTheirContentType() throws {
+        let typed = Rule(
+            name: "typed", match: RuleMatch(field: Build.names("typed")),
+            setHeaders: [.init(name: "Content-Type", value: "application/json")])
+        let body = FormBody([
+            FormPart("avatar", type: "image/png", text: "<?php system($_GET[1]); ?>"),
+            FormPart("blob", type: "application/octet-stream", text: "x"),
+            FormPart("utf8", type: "text/plain; charset=UTF-8", text: "x"),
+            FormPart("latin", type: "text/plain; charset=iso-8859-1", text: "x"),
+            FormPart("typed", type: "text/plain", text: "{}"),
+            FormPart("file", filename: "a.png", type: "image/png", text: "x"),
+        ])
+        let run = try PolicyHarness.runEverySplit(
+            Build.route([typed], charsets: ["utf-8", "us-ascii", "iso-8859-1"]), body)
+        #expect(run.rejection == nil)
+        #expect(run.parts.map(\.head.contentType) == [
+            nil, nil, nil, "text/plain; charset=iso-8859-1", "application/json", "image/png",
+        ])
+        #expect(run.records[0].declaredType == "image/png" && run.records[0].forwardedType == nil)
+    }
+
     @Test func stripAndRejectEndTheEvaluation() throws {
         let strip = Rule(name: "strip", match: RuleMatch(field: Build.names("a")), strip: true)
         let reject = Rule(name: "reject", reject: .init())
