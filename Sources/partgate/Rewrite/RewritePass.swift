@@ -146,7 +146,7 @@ struct RewritePass {
         }
         let upstreamBody: UpstreamRequestHead.Body
         switch body {
-        case .passthrough(let chunked):
+        case .passthrough:
             // A spool route holds a relayed body too and sends it with its exact length, as the engine does
             // (--framing is for re-encoded bodies only).
             upstreamBody = route!.forward == .spool
