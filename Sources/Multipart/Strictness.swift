@@ -21,6 +21,11 @@ public struct Strictness: Sendable, Hashable {
         overrides[flag] ?? flag.defaultAction
     }
 
+    /// Whether `flag`'s action was set (``setAction(_:for:)``), rather than left at its default.
+    public func isSet(_ flag: StrictFlag) -> Bool {
+        overrides[flag] != nil
+    }
+
     /// Sets the action for `flag`.
     /// - Throws: ``StrictnessError`` if `flag` does not permit `action`.
     public mutating func setAction(_ action: StrictAction, for flag: StrictFlag) throws(StrictnessError) {

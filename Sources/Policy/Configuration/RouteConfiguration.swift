@@ -168,7 +168,8 @@ public struct RouteConfiguration: Sendable, Hashable {
     ///   - spoolMemory: in-memory part of a spooled body (default 8 MiB).
     ///   - reportOnly: log instead of enforce (default false).
     ///   - audit: log an audit record per part (default false).
-    ///   - strictness: strict flag actions (default: each flag's default).
+    ///   - strictness: strict flag actions (default: each flag's default; under `unsafeFilenames: .sanitize`,
+    ///     `unsafe_filename` defaults to `normalize` unless set here).
     ///   - defaultAction: for unmatched parts (default `pass`).
     ///   - otherBodies: for non-multipart bodies (default nil: `reject` with rules, `pass` without).
     ///   - charsets: allowed part charsets (default `[utf-8, us-ascii]`).
@@ -192,6 +193,11 @@ public struct RouteConfiguration: Sendable, Hashable {
         limits: RequestLimits = RequestLimits(),
         rules: [Rule] = []
     ) {
+        var strictness = strictness
+        if unsafeFilenames == .sanitize, !strictness.isSet(.unsafeFilename) {
+            // DESIGN.md, Canonical output: under `sanitize`, a filename's `%22`, `%0D`, `%0A` are replaced, not refused.
+            try! strictness.setAction(.normalize, for: .unsafeFilename)  // permitted for this flag
+        }
         storage = Storage(
             Fields(
                 name: name,

@@ -50,6 +50,16 @@ struct RewriteGatewayTests {
         #expect(result.stdout == Self.goldenHead + "Content-Length: 188\r\n\r\n" + Self.goldenBody)
     }
 
+    /// Under `unsafe_filenames: sanitize`, a browser-escaped quote (`%22`) in a filename is replaced, not refused
+    /// (DESIGN.md, Canonical output): Werkzeug would decode it, python-multipart would not.
+    @Test func sanitisesABrowserEscapedQuoteInAFilename() throws {
+        let parts = [FormPart("file", filename: "say %22hi%22.txt", type: "text/plain", Array("hi\n".utf8))]
+        let result = try RawRequest.rewrite(RawRequest.form("/upload", parts), config: Self.config)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let forwarded = try PrintedMessage(result.stdoutBytes).parts()
+        #expect(forwarded.map(\.filename) == ["say _22hi_22.txt"])
+    }
+
     @Test func streamsTheSameBodyChunked() throws {
         let result = try RawRequest.rewrite(
             Self.upload(), config: Self.config, ["--boundary", "golden", "--framing", "chunked"])

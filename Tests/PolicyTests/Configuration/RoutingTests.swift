@@ -74,11 +74,23 @@ struct RoutingTests {
         #expect(route.defaultAction == .pass)
         #expect(route.charsets == ["utf-8", "us-ascii"])
         #expect(route.unsafeFilenames == .sanitize)
-        #expect(route.strictness == Strictness())
+        // Under `unsafe_filenames: sanitize`, a filename's %22/%0D/%0A are replaced (DESIGN.md, Canonical output).
+        #expect(route.strictness == (try Strictness([.unsafeFilename: .normalize])))
         #expect(route.limits == RequestLimits())
         #expect(route.match.host.matchesEverything)
         #expect(route.match.pathPrefix == "/")
         #expect(route.match.methods == nil)
+    }
+
+    @Test func unsafeFilenameFollowsTheRouteUnlessSetInStrict() throws {
+        #expect(RouteConfiguration(name: "s", upstream: "u").strictness.action(for: .unsafeFilename) == .normalize)
+        for action in [RouteConfiguration.UnsafeFilenameAction.reject, .allow] {
+            let route = RouteConfiguration(name: "r", upstream: "u", unsafeFilenames: action)
+            #expect(route.strictness.action(for: .unsafeFilename) == .reject)
+        }
+        let strict = RouteConfiguration(
+            name: "x", upstream: "u", strictness: try Strictness([.unsafeFilename: .reject]))
+        #expect(strict.strictness.action(for: .unsafeFilename) == .reject)
     }
 
     @Test func otherBodiesDefaultsToRejectOnlyWhenTheRouteHasRules() {
