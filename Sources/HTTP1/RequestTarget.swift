@@ -187,15 +187,25 @@ public struct RequestTarget: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Refuses a path segment that is `.` or `..`, spelled with `%2E` or not (RFC 3986 §5.2.4): a backend that
-    /// resolves `/public/../admin` serves another path than the one routed on, as with `#` and `\`.
+    /// resolves `/public/../admin` serves another path than the one routed on, as with `#` and `\`. A segment's
+    /// `;` parameters do not count (`..;x` is `..` to Tomcat and Jetty, which drop them before resolving).
     private static func refuseDotSegment(_ bytes: [UInt8], _ segment: Range<Int>, offset: Int) throws(HTTP1Error) {
-        guard (1...6).contains(segment.count) else { return }
         var dots = 0
         var index = segment.lowerBound
-        while index < segment.upperBound {
+        var end = segment.upperBound
+        if segment.count > 6 {
+            // Only a segment of dots and parameters can be one: look for the `;` within reach.
+            guard let semicolon = bytes[segment.lowerBound..<segment.lowerBound + 7].firstIndex(of: UInt8(ascii: ";"))
+            else { return }
+            end = semicolon
+        } else if let semicolon = bytes[segment].firstIndex(of: UInt8(ascii: ";")) {
+            end = semicolon
+        }
+        guard (1...6).contains(end - index) else { return }
+        while index < end {
             if bytes[index] == UInt8(ascii: ".") {
                 index += 1
-            } else if bytes[index] == UInt8(ascii: "%"), index + 2 < segment.upperBound,
+            } else if bytes[index] == UInt8(ascii: "%"), index + 2 < end,
                 bytes[index + 1] == UInt8(ascii: "2"), bytes[index + 2] | 0x20 == UInt8(ascii: "e")
             {
                 index += 3

@@ -146,6 +146,10 @@ import Testing
         ("GET /a/.?q HTTP/1.1\r\n\r\n", .invalidTarget, 7),
         ("GET /.. HTTP/1.1\r\n\r\n", .invalidTarget, 5),
         ("GET http://h/a/.%2e/b HTTP/1.1\r\n\r\n", .invalidTarget, 15),
+        // With `;` parameters, which Tomcat and Jetty drop before resolving (`/..;/admin`):
+        ("GET /a/..;/admin HTTP/1.1\r\n\r\n", .invalidTarget, 7),
+        ("GET /a/.;x=1/b HTTP/1.1\r\n\r\n", .invalidTarget, 7),
+        ("GET /a/%2e%2e;jsessionid=0123456789 HTTP/1.1\r\n\r\n", .invalidTarget, 7),
     ])
     func rejects(text: String, code: HTTP1Error.Code, offset: Int) {
         expectRejected(text, code, at: offset)
@@ -160,6 +164,7 @@ import Testing
         let cases: [(String, RequestTarget.Form)] = [
             ("GET /a/b?c=d&e=%2F HTTP/1.1", .origin),
             ("GET /a/..b/.well-known/.../%2e%2e%2e/c?x=/../ HTTP/1.1", .origin),
+            ("GET /a;v=1/b;jsessionid=0123456789/...;x/..b;y HTTP/1.1", .origin),
             ("GET http://example.com HTTP/1.1", .absolute),
             ("GET HTTPS://example.com:8443/p?q HTTP/1.1", .absolute),
             ("CONNECT example.com:443 HTTP/1.1", .authority),

@@ -38,15 +38,18 @@ public struct RouteMatch: Sendable, Hashable {
     }
 
     /// The path as a backend that normalises it reads it (RFC 3986 §6.2.2), when that differs: percent-encoded
-    /// unreserved characters decoded (`/%75pload` is `/upload`) and runs of `/` merged (`//upload`, as nginx's
-    /// `merge_slashes`). Nil when the path needs neither. (Dot segments never get here: the head parser refuses
-    /// them.) The query is left as it is.
+    /// unreserved characters decoded (`/%75pload` is `/upload`), runs of `/` merged (`//upload`, as nginx's
+    /// `merge_slashes`), and each segment's `;` parameters dropped (`/admin;x/upload` is `/admin/upload` to
+    /// Tomcat and Jetty). Nil when the path needs none of it. (Dot segments never get here: the head parser
+    /// refuses them, `..;x` included.) The query is left as it is.
     static func routingPath(_ path: String) -> String? {
         var previous: UInt8 = 0
         var needed = false
         for byte in path.utf8 {
             if byte == UInt8(ascii: "?") { break }
-            if byte == UInt8(ascii: "%") || (byte == UInt8(ascii: "/") && previous == UInt8(ascii: "/")) {
+            if byte == UInt8(ascii: "%") || byte == UInt8(ascii: ";")
+                || (byte == UInt8(ascii: "/") && previous == UInt8(ascii: "/"))
+            {
                 needed = true
                 break
             }
@@ -69,6 +72,10 @@ public struct RouteMatch: Sendable, Hashable {
             }
             if byte == UInt8(ascii: "/"), out.last == UInt8(ascii: "/") {
                 index += 1
+                continue
+            }
+            if byte == UInt8(ascii: ";") {
+                while index < end, bytes[index] != UInt8(ascii: "/") { index += 1 }
                 continue
             }
             out.append(byte)

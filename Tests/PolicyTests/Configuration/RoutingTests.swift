@@ -58,6 +58,17 @@ struct RoutingTests {
         #expect(RouteMatch.routingPath("/a//b%7e?c=%41//") == "/a/b~?c=%41//")
     }
 
+    /// Tomcat and Jetty drop a segment's `;` parameters: `/admin;x/upload` is `/admin/upload` to them, so it
+    /// takes the `/admin/upload` route and its rules, not a catch-all route after it.
+    @Test func pathParametersAreDroppedForRouting() {
+        let match = RouteMatch(pathPrefix: "/admin/upload")
+        #expect(match.matches(host: "h", path: "/admin;x=1/upload", method: "POST"))
+        #expect(match.matches(host: "h", path: "/admin/upload;jsessionid=abc", method: "POST"))
+        #expect(match.matches(host: "h", path: "/admin;/up%6Coad;v/x?q=;", method: "POST"))
+        #expect(!match.matches(host: "h", path: "/admin;/x/upload", method: "POST"))
+        #expect(RouteMatch.routingPath("/a;b/c;d?e=;f") == "/a/c?e=;f")
+    }
+
     @Test func methodsAreCaseSensitive() {
         let match = RouteMatch(methods: ["POST"])
         #expect(match.matches(host: "h", path: "/", method: "POST"))
