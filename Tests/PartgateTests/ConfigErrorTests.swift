@@ -131,6 +131,13 @@ struct ConfigErrorTests {
             yaml: ConfigErrorCase.minimal(
                 replacing: "    upstream: up\n", with: "    upstream: up\n    upstream: up\n"),
             expected: ["10:5: error: duplicate key 'upstream' (first at 9:5)"]),
+        // Failed before: `url :` was not found as a key, and the search went on into the next upstream's `url`.
+        ConfigErrorCase(
+            name: "duplicate key spelled with a blank before its colon",
+            yaml: ConfigErrorCase.minimal(
+                replacing: "    url: http://127.0.0.1:9\n",
+                with: "    url: http://127.0.0.1:9\n    url : http://127.0.0.1:10\n  down:\n    url: http://127.0.0.1:11\n"),
+            expected: ["7:5: error: duplicate key 'url' (first at 6:5)"]),
         ConfigErrorCase(
             name: "YAML syntax",
             yaml: ConfigErrorCase.minimal(replacing: "    upstream: up\n", with: "    upstream: [up\n"),

@@ -32,28 +32,40 @@ enum YAMLErrorTranslation {
     }
 
     /// Where `key` appears again as a key at the same column as its first occurrence (block mappings), or in
-    /// the same flow mapping line; falls back to the first occurrence.
+    /// the same flow mapping line; falls back to the first occurrence. A key may be quoted and followed by blanks
+    /// before its colon (`url :`); the search ends where the mapping does (a line indented less than the key).
     static func position(ofRepeatedKey key: String, firstLine: Int, firstColumn: Int, in text: String)
         -> (line: Int, column: Int)
     {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        let spellings = [key + ":", "\"\(key)\":", "'\(key)':"]
+        let spellings = [key, "\"\(key)\"", "'\(key)'"].map { Array($0.unicodeScalars) }
         for (index, line) in lines.enumerated() where index + 1 >= firstLine {
             let scalars = Array(line.unicodeScalars)
-            var column = 0
-            while column < scalars.count {
-                let rest = String(String.UnicodeScalarView(scalars[column...]))
+            if index + 1 > firstLine, let indent = scalars.firstIndex(where: { $0 != " " }),
+                scalars[indent] != "#", indent + 1 < firstColumn, !line.contains("{")
+            {
+                break  // a less indented line: the mapping holding the first key ended
+            }
+            for column in scalars.indices {
                 let isFirst = index + 1 == firstLine && column + 1 <= firstColumn
                 let boundary = column == 0 || " {,-".unicodeScalars.contains(scalars[column - 1])
-                if !isFirst, boundary, spellings.contains(where: { rest.hasPrefix($0) }),
-                    index + 1 > firstLine ? column + 1 == firstColumn || line.contains("{") : true
-                {
-                    return (index + 1, column + 1)
-                }
-                column += 1
+                guard !isFirst, boundary,
+                    index + 1 > firstLine ? column + 1 == firstColumn || line.contains("{") : true,
+                    spellings.contains(where: { isKey($0, at: column, in: scalars) })
+                else { continue }
+                return (index + 1, column + 1)
             }
         }
         return (firstLine, firstColumn)
+    }
+
+    /// Whether `spelling` starts at `column` of `scalars`, followed by optional blanks and a colon.
+    private static func isKey(_ spelling: [Unicode.Scalar], at column: Int, in scalars: [Unicode.Scalar]) -> Bool {
+        guard scalars.count - column > spelling.count, Array(scalars[column..<column + spelling.count]) == spelling
+        else { return false }
+        var next = column + spelling.count
+        while next < scalars.count, scalars[next] == " " || scalars[next] == "\t" { next += 1 }
+        return next < scalars.count && scalars[next] == ":"
     }
 
     /// 1-based line and column (in Unicode scalars) of a UTF-8 byte offset.
