@@ -3,7 +3,9 @@
 /// - **trimmed**: Django strips whitespace around a name (`" internal_admin"` is `internal_admin` to it);
 /// - **PHP's variable name**: leading spaces dropped, then ` ` and `.` become `_`; `a[b]` is the array `a`, and a
 ///   `[` without a `]` after it becomes `_` (`internal.admin`, `internal admin` and `internal[admin` are all
-///   `internal_admin` in `$_POST`).
+///   `internal_admin` in `$_POST`);
+/// - **RFC 2047 decoded**: Python's email parser (and with it the older cgi module) decodes a name made of
+///   encoded-words (`=?utf-8?q?internal=5Fadmin?=`, `=?utf-8?b?aW50ZXJuYWxfYWRtaW4=?=`).
 ///
 /// A field rule matches when the name as sent or any alias matches (``PartEvaluator``): a rule names what the
 /// backend will see, whichever backend it is. The canonical body still carries the name as sent.
@@ -13,17 +15,20 @@ enum FieldNameAliases {
         guard mayHaveAliases(name) else { return [] }
         var aliases: [String] = []
         let trimmed = trimmingWhitespace(name)
-        for alias in [trimmed, phpName(name), phpName(trimmed)] where alias != name && !aliases.contains(alias) {
+        var candidates = [trimmed, phpName(name), phpName(trimmed)]
+        if let decoded = EncodedWords.decode(trimmed) { candidates += [decoded, phpName(decoded)] }
+        for alias in candidates where alias != name && !aliases.contains(alias) {
             aliases.append(alias)
         }
         return aliases
     }
 
-    /// Whether `name` holds a byte any alias rewrites: whitespace, `.`, `[` or a non-ASCII byte.
+    /// Whether `name` holds a byte any alias rewrites: whitespace, `.`, `[`, `=` (an encoded-word) or a non-ASCII
+    /// byte.
     private static func mayHaveAliases(_ name: String) -> Bool {
         name.utf8.contains { byte in
             byte == UInt8(ascii: " ") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "[") || byte >= 0x80
-                || (0x09...0x0D).contains(byte)
+                || byte == UInt8(ascii: "=") || (0x09...0x0D).contains(byte)
         }
     }
 

@@ -11,7 +11,11 @@ struct PolicyStageNameAliasTests {
     /// Django trims a field name; PHP turns ` ` and `.` into `_`, a `[` without `]` into `_`, and reads `a[b]` as
     /// the array `a`. Each of these is `internal_…` to one of them.
     @Test(arguments: [" internal_admin", "internal_admin\t", "internal.admin", "internal admin", "internal[admin",
-                      " internal.x", "internal_x[key]"])
+                      " internal.x", "internal_x[key]",
+                      // RFC 2047 encoded-words, which Python's email parser decodes:
+                      "=?utf-8?q?internal=5Fadmin?=", "=?UTF-8?B?aW50ZXJuYWxfYWRtaW4=?=",
+                      "=?iso-8859-1?Q?inter?= =?utf-8?q?nal_x?=", "=?utf-8?b?aW50ZXJuYWwuYWRtaW4?=",
+                      "=?utf-8?q?inter?=nal_admin"])
     func aFieldRuleTakesTheNamesBackendsRewrite(name: String) throws {
         let body = FormBody([FormPart("note", text: "hello"), FormPart(name, text: "1")])
         let run = try PolicyHarness.runEverySplit(Build.route([Self.strip]), body)
@@ -19,11 +23,21 @@ struct PolicyStageNameAliasTests {
         #expect(run.records.map(\.decision) == [.pass, .strip])
     }
 
-    @Test(arguments: ["internals", "internal", "internal[]", "in ternal_x", "note.internal_x"])
+    @Test(arguments: ["internals", "internal", "internal[]", "in ternal_x", "note.internal_x",
+                      "=?utf-8?q?note?=", "=?utf-8?x?internal_x?=", "x =?utf-8?q?internal_x?=", "=?utf-8?q?internal=ZZ?="])
     func namesNoBackendReadsAsTheRuleStillPass(name: String) throws {
         let body = FormBody([FormPart(name, text: "1")])
         let run = try PolicyHarness.run(Build.route([Self.strip]), body.bytes)
         #expect(run.parts.map(\.head.name) == [name])
+    }
+
+    @Test func encodedWordsDecodeAsPythonsEmailParserDoes() {
+        #expect(EncodedWords.decode("=?utf-8?q?a_b=C3=A9?=") == "a bé")
+        #expect(EncodedWords.decode("=?utf-8?b?w6k=?=  =?iso-8859-1?q?=E9?=") == "éé")
+        #expect(EncodedWords.decode("=?utf-8?q?a?= tail") == "a tail")
+        #expect(EncodedWords.decode("x=?utf-8?q?y?=z") == "xyz")
+        #expect(EncodedWords.decode("=?utf-8?q?unterminated") == nil)
+        #expect(EncodedWords.decode("plain") == nil)
     }
 
     @Test func aliasesOfTheUsualNameAreNone() {
