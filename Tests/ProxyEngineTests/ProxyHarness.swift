@@ -49,3 +49,17 @@ final class ProxyHarness {
         Array("POST \(path) HTTP/1.1\r\nHost: example.test\r\nContent-Type: multipart/form-data; boundary=\(boundary)\r\nContent-Length: \(body.count)\r\n\(extra)\r\n".utf8) + body
     }
 }
+
+extension ProxyServer {
+    /// A started proxy on 127.0.0.1 (port 0) with one route to a plain upstream on 127.0.0.1:`upstreamPort`;
+    /// the caller stops it (`stop()`, `wait()`).
+    static func started(toPlainUpstream upstreamPort: UInt16) throws -> (ProxyServer, UInt16) {
+        let settings = EngineSettings(
+            listeners: [ListenerSettings(address: SocketAddress("127.0.0.1:0")!)],
+            upstreams: ["up": UpstreamSettings(name: "up", address: SocketAddress("127.0.0.1:\(upstreamPort)")!,
+                                               serverName: "localhost", tls: nil)],
+            routes: [RouteConfiguration(name: "all", upstream: "up")])
+        let proxy = ProxyServer(settings: settings)
+        return (proxy, try proxy.start()[0].port)
+    }
+}

@@ -20,13 +20,7 @@ struct ProxyResponseCodingTests {
             _ = RawServer.drain(fd)
         }
         defer { upstream.stop() }
-        let settings = EngineSettings(
-            listeners: [ListenerSettings(address: SocketAddress("127.0.0.1:0")!)],
-            upstreams: ["up": UpstreamSettings(name: "up", address: SocketAddress("127.0.0.1:\(upstream.port)")!,
-                                               serverName: "localhost", tls: nil)],
-            routes: [RouteConfiguration(name: "all", upstream: "up")])
-        let proxy = ProxyServer(settings: settings)
-        let port = try proxy.start()[0].port
+        let (proxy, port) = try ProxyServer.started(toPlainUpstream: upstream.port)
         defer { proxy.stop(); proxy.wait() }
 
         let chunked = try TestHTTPClient(port: port, timeout: 10)

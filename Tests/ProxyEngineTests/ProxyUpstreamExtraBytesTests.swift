@@ -18,13 +18,7 @@ struct ProxyUpstreamExtraBytesTests {
             _ = RawServer.drain(fd)
         }
         defer { upstream.stop() }
-        let settings = EngineSettings(
-            listeners: [ListenerSettings(address: SocketAddress("127.0.0.1:0")!)],
-            upstreams: ["up": UpstreamSettings(name: "up", address: SocketAddress("127.0.0.1:\(upstream.port)")!,
-                                               serverName: "localhost", tls: nil)],
-            routes: [RouteConfiguration(name: "all", upstream: "up")])
-        let proxy = ProxyServer(settings: settings)
-        let port = try proxy.start()[0].port
+        let (proxy, port) = try ProxyServer.started(toPlainUpstream: upstream.port)
         defer { proxy.stop(); proxy.wait() }
         let first = try TestHTTPClient(port: port, timeout: 10)
         first.send("GET /1 HTTP/1.1\r\nHost: a\r\n\r\n")

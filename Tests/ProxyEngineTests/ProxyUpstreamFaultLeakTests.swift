@@ -149,35 +149,26 @@ struct ProxyUpstreamFaultLeakTests {
     /// body cannot all be on its way (or queued) when the upstream answers.
     static let earlyUpload = SpoolRequests.upload(SpoolRequests.form(fileBytes: 32 << 20))
 
-    @Test(arguments: FaultVariant.all, [401, 413])
-    func earlyAnswerIsRelayedThenTheConnectionCloses(_ variant: FaultVariant, status: Int) throws {
-        let early = try FaultUpstream(tls: variant.tls) { peer in
-            _ = peer.readHead()
-            peer.send("HTTP/1.1 \(status) Early\r\nContent-Length: 5\r\n\r\nnope!")
-            peer.drain()
-        }
-        defer { early.stop() }
-        let proxy = try FaultProxy(upstreamPort: early.port, variant: variant)
-        defer { proxy.shutdown() }
-        let (client, response) = try Self.upload(to: proxy, request: Self.earlyUpload)
-        #expect(response?.status == status)
-        #expect(response?.text == "nope!")
-        #expect(response?.header("connection") == "close")
-        #expect(client.isClosedByPeer())
-        #expect(proxy.log.wait(for: "access: POST /upload \(status)") != nil, "\(proxy.log.all)")
-        proxy.expectReleased()
-        #expect(early.waitForHandlers())
+    /// How the upstream goes on after its early answer: reading the rest of the body, or closing at once (a
+    /// backend that refuses an upload and hangs up; the kernel then resets the connection, since the body was
+    /// unread, and the proxy's writes fail: the answer that came before the reset must still reach the client).
+    enum AfterEarlyAnswer: String, CaseIterable, Sendable {
+        case readsOn, closes
     }
 
-    /// The same early answer from an upstream that closes right after it instead of reading on (a backend
-    /// that refuses an upload and hangs up; the kernel then resets the connection, since the body was unread):
-    /// the proxy's writes fail, and the answer that came before the reset still reaches the client.
-    @Test(arguments: FaultVariant.all, [401, 413])
-    func earlyAnswerThenCloseIsRelayed(_ variant: FaultVariant, status: Int) throws {
+    @Test(arguments: FaultVariant.all, [401, 413].flatMap { status in AfterEarlyAnswer.allCases.map { (status, $0) } })
+    func earlyAnswerIsRelayedThenTheConnectionCloses(_ variant: FaultVariant, answer: (Int, AfterEarlyAnswer)) throws {
+        let (status, after) = answer
         let early = try FaultUpstream(tls: variant.tls) { peer in
             _ = peer.readHead()
-            peer.send("HTTP/1.1 \(status) Early\r\nContent-Length: 5\r\nConnection: close\r\n\r\nnope!")
-            peer.closeAbruptly()
+            switch after {
+            case .readsOn:
+                peer.send("HTTP/1.1 \(status) Early\r\nContent-Length: 5\r\n\r\nnope!")
+                peer.drain()
+            case .closes:
+                peer.send("HTTP/1.1 \(status) Early\r\nContent-Length: 5\r\nConnection: close\r\n\r\nnope!")
+                peer.closeAbruptly()
+            }
         }
         defer { early.stop() }
         let proxy = try FaultProxy(upstreamPort: early.port, variant: variant)
@@ -185,7 +176,9 @@ struct ProxyUpstreamFaultLeakTests {
         let (client, response) = try Self.upload(to: proxy, request: Self.earlyUpload)
         #expect(response?.status == status, "\(proxy.log.all)")
         #expect(response?.text == "nope!")
+        #expect(response?.header("connection") == "close")
         #expect(client.isClosedByPeer())
+        #expect(proxy.log.wait(for: "access: POST /upload \(status)") != nil, "\(proxy.log.all)")
         proxy.expectReleased()
         #expect(early.waitForHandlers())
     }
