@@ -14,11 +14,16 @@ struct ProxyUpstreamRateTests {
         var testDescription: String { "\(forward.rawValue), \(tls ? "TLS" : "plain") upstream" }
     }
 
-    @Test(arguments: [Setup(forward: .stream, tls: false), Setup(forward: .spool, tls: true)])
+    /// The plain spool case goes by `sendfile` (the body outgrows 64 KiB of spool memory), whose chains libevent
+    /// sends whole, whatever the bucket holds.
+    @Test(arguments: [
+        Setup(forward: .stream, tls: false), Setup(forward: .spool, tls: true), Setup(forward: .spool, tls: false),
+    ])
     func aThrottledBodyTakesAtLeastSizeOverRate(setup: Setup) throws {
         let rate: Int64 = 256 * 1024
         var route = RouteConfiguration(name: "slow", upstream: "echo", forward: setup.forward)
         route.maxUpstreamRate = rate
+        route.spoolMemory = 64 * 1024
         let proxy = try SpoolProxy(route: route, tls: setup.tls)
         defer { proxy.shutdown() }
         let file = SpoolRequests.bytes(768 * 1024, seed: 5)

@@ -101,4 +101,62 @@ struct SpoolTests {
         #expect(throws: SpoolError(.create, ENOENT)) { try spool.finish() }
         #expect(!spool.isSpilled)
     }
+
+    /// A spilled spool goes to a socket by `sendfile` in chains of `slice` bytes, added while the output is under
+    /// its high-water mark: libevent sends a `sendfile` chain whole in one call, so one chain for the file was one
+    /// call for all of it (the loop's other connections, and an upstream's early answer, waited). A blocking
+    /// socket, drained by a reader thread, lets each call send its chain whole, as a fast upstream does.
+    @Test func fileGoesBySendfileInSlices() throws {
+        let directory = try SpoolDirectory()
+        let spool = Spool(memoryLimit: 0, stagingBytes: Self.staging, directory: directory.path)
+        let body = SpoolRequests.bytes(3 << 20, seed: 6)
+        _ = Self.fill(spool, body, piece: 100_000)
+        try spool.finish()
+        var pair: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer { Glibc.close(pair[0]) }
+        let reader = pair[1]
+        let received = Received()
+        let readerThread = Thread {
+            var chunk = [UInt8](repeating: 0, count: 1 << 20)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { recv(reader, $0.baseAddress, $0.count, 0) }
+                if count <= 0 { break }
+                received.append(chunk[0..<count])
+            }
+            Glibc.close(reader)
+            received.finish()
+        }
+        readerThread.start()
+        let output = evbuffer_new()!
+        defer { evbuffer_free(output) }
+        _ = evbuffer_set_flags(output, UInt64(EVBUFFER_FLAG_DRAINS_TO_FD))
+        let slice = 64 * 1024
+        let highWater = 256 * 1024
+        var largestWrite = 0
+        var mostQueued = 0
+        var done = false
+        while !done || EvBuffer.length(output) > 0 {
+            if !done { done = try spool.send(to: output, sendfile: true, highWater: highWater, slice: slice) }
+            mostQueued = max(mostQueued, EvBuffer.length(output))
+            let written = Int(evbuffer_write(output, pair[0]))
+            try #require(written > 0)
+            largestWrite = max(largestWrite, written)
+        }
+        shutdown(pair[0], Int32(SHUT_WR))
+        #expect(received.wait() == body)
+        #expect(largestWrite <= slice, "one sendfile call sent \(largestWrite) bytes")
+        #expect(mostQueued <= highWater + slice)
+        spool.close()
+        #expect(directory.isClean, "the segment's descriptor is closed with its last chain")
+    }
+}
+
+/// Bytes a reader thread collected, handed over once it saw the end.
+private final class Received: @unchecked Sendable {
+    private var bytes: [UInt8] = []
+    private let ended = DispatchSemaphore(value: 0)
+    func append(_ more: ArraySlice<UInt8>) { bytes += more }
+    func finish() { ended.signal() }
+    func wait() -> [UInt8]? { ended.wait(timeout: .now() + 10) == .success ? bytes : nil }
 }

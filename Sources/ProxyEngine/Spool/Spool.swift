@@ -36,6 +36,8 @@ final class Spool {
     private var buffer: OpaquePointer?
     private var coalescing = CoalescingOutput()
     private(set) var file: SpoolFile?
+    /// The file's `sendfile` segment while pieces of it are still to be queued (a plain upstream).
+    private var segment: OpaquePointer?
     /// Bytes written so far: the Content-Length once ``finish()`` returned.
     private(set) var length: Int64 = 0
     /// Bytes handed to the upstream's output so far.
@@ -125,17 +127,17 @@ final class Spool {
 
     /// Hands the body to an upstream's output, after its head; returns true once all of it is there.
     ///
-    /// A body in memory moves in at once (its chains are relinked). A file goes to a plain upstream as one
-    /// `sendfile` segment (no bytes in memory). For a TLS upstream libevent would map the whole segment
-    /// (`mmap`, and every page `SSL_write` touched stays resident until the segment is gone), so the file is
-    /// read in slices instead, only while the output holds less than `highWater`: call again from the
-    /// drained-write callback.
+    /// A body in memory moves in at once (its chains are relinked). A file goes to a plain upstream as chains
+    /// of one `sendfile` segment, `slice` bytes each (no bytes in memory). For a TLS upstream libevent would map
+    /// the whole segment (`mmap`, and every page `SSL_write` touched stays resident until the segment is gone),
+    /// so the file is read in slices instead. Either way pieces are added only while the output holds less than
+    /// `highWater`: call again from the drained-write callback.
     /// - Parameters:
     ///   - output: the upstream's output evbuffer.
     ///   - sendfile: the output drains to a socket (a plain bufferevent): file segments go by `sendfile`.
     ///   - highWater: stop adding slices once the output holds this many bytes.
-    ///   - slice: bytes read per slice; below ``CoalescingOutput/chainSize``, also the largest chain handed to
-    ///     the output (a rate-limited TLS upstream).
+    ///   - slice: bytes per `sendfile` chain, or read per slice; below ``CoalescingOutput/chainSize``, also the
+    ///     largest chain handed to the output (a rate-limited TLS upstream).
     /// - Throws: ``SpoolError`` (`read`, `send`).
     func send(to output: OpaquePointer, sendfile: Bool, highWater: Int, slice: Int) throws(SpoolError) -> Bool {
         guard let buffer else { throw SpoolError(.send, EBADF) }
@@ -154,24 +156,20 @@ final class Spool {
             return true
         }
         if sendfile {
-            guard sent == 0 else { return sent == length }
-            // The segment gets a descriptor of its own, closed by libevent with the last chain that refers to it
-            // (once its bytes were sent, or when the connection's buffers are freed). A bufferevent being freed
-            // can still write while a deferred callback holds it, so a chain must never refer to the spool's
-            // own descriptor: closed with the request, its number could already name another file.
-            let copy = fcntl(file.descriptor, F_DUPFD_CLOEXEC, 0)
-            guard copy >= 0 else { throw SpoolError(.send, errno) }
-            let flags = UInt32(EVBUF_FS_CLOSE_ON_FREE | EVBUF_FS_DISABLE_LOCKING)
-            guard let segment = evbuffer_file_segment_new(copy, 0, length, flags) else {
-                let code = errno
-                Glibc.close(copy)
-                throw SpoolError(.send, code)
+            // libevent's Linux `sendfile` sends a chain whole, whatever the bufferevent asked for (its
+            // `max_single_write`, a rate limit's bucket): one chain for the whole file was one call that could send
+            // all of it while the upstream kept reading, the loop's other connections (and this upstream's early
+            // answer) waiting. Chains of `slice` bytes, queued while the output holds less than `highWater`, keep
+            // each write to a slice, as for any other write (nginx's `sendfile_max_chunk`).
+            if segment == nil, sent < length { segment = try Self.segment(of: file, length: length) }
+            while sent < length, EvBuffer.length(output) < highWater, let segment {
+                let count = min(Int64(max(slice, 1)), length - sent)
+                // On failure libevent drops only the reference it took for the chain; ours goes in `close()`.
+                guard evbuffer_add_file_segment(output, segment, sent, count) == 0 else { throw SpoolError(.send, 0) }
+                sent += count
             }
-            // On failure libevent has already dropped this reference (and closed the copy).
-            guard evbuffer_add_file_segment(output, segment, 0, length) == 0 else { throw SpoolError(.send, 0) }
-            evbuffer_file_segment_free(segment)  // the chain keeps its own reference
-            sent = length
-            return true
+            if sent == length { releaseSegment() }
+            return sent == length
         }
         while sent < length, EvBuffer.length(output) < highWater {
             let count = Int(min(Int64(max(slice, 1)), length - sent))
@@ -192,6 +190,29 @@ final class Spool {
             sent += Int64(read)
         }
         return sent == length
+    }
+
+    /// A `sendfile` segment of the whole file, with a descriptor of its own: libevent closes it with the last chain
+    /// that refers to the segment (once its bytes were sent, or when the connection's buffers are freed). A
+    /// bufferevent being freed can still write while a deferred callback holds it, so a chain must never refer to
+    /// the spool's own descriptor: closed with the request, its number could already name another file.
+    private static func segment(of file: SpoolFile, length: Int64) throws(SpoolError) -> OpaquePointer {
+        let copy = fcntl(file.descriptor, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0 else { throw SpoolError(.send, errno) }
+        let flags = UInt32(EVBUF_FS_CLOSE_ON_FREE | EVBUF_FS_DISABLE_LOCKING)
+        guard let segment = evbuffer_file_segment_new(copy, 0, length, flags) else {
+            let code = errno
+            Glibc.close(copy)
+            throw SpoolError(.send, code)
+        }
+        return segment
+    }
+
+    /// Drops the spool's reference to its segment; the chains queued keep theirs.
+    private func releaseSegment() {
+        guard let segment else { return }
+        evbuffer_file_segment_free(segment)
+        self.segment = nil
     }
 
     /// Hands a body held in memory to `write` piece by piece (copied), and forgets it: for a TLS upstream, a small
@@ -233,6 +254,7 @@ final class Spool {
             self.buffer = nil
         }
         small.removeAll(keeping: 0)
+        releaseSegment()
         file?.close()
         file = nil
     }

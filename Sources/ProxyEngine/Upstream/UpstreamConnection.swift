@@ -135,9 +135,10 @@ final class UpstreamConnection: LoopResource {
         withExtendedLifetime(previous) {}
     }
 
-    /// The largest piece a TLS write should be handed as one chain: a tick's worth under a rate limit (libevent's
-    /// OpenSSL bufferevent writes whole chains, whatever the bucket holds), else no limit.
-    var writeSlice: Int { isTLS ? rateLimit?.bytesPerTick ?? .max : .max }
+    /// The largest piece a write should be handed as one chain: a tick's worth under a rate limit, else no limit.
+    /// libevent writes some chains whole, whatever the bucket holds: all of them in its OpenSSL bufferevent, and
+    /// `sendfile` chains (a spool's file) in a plain one. Plain writes of memory chains take the bucket's word.
+    var writeSlice: Int { rateLimit?.bytesPerTick ?? .max }
 
     /// Appends request bytes (copied; coalesced into large chains for TLS).
     func write(_ bytes: UnsafeRawBufferPointer) {
