@@ -356,6 +356,9 @@ final class UpstreamConnection: LoopResource {
         let before = batch.pending
         if case .failed(let code) = flushBatch() {
             if let flushEvent { _ = event_del(flushEvent) }
+            // The batch's own write met the reset that follows an early answer: read the answer first, as after
+            // a failed libevent write.
+            readAfterWriteFailure()
             return fail(reason: "connection error: " + String(cString: strerror(code)), timedOut: false)
         }
         if batch.pending < before { lastWrite = CoarseClock.now() }
