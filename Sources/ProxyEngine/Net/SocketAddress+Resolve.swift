@@ -1,3 +1,4 @@
+import CEventTLS  // owns <sys/socket.h>'s enums (SOCK_STREAM, SHUT_WR) when its module loads first
 #if canImport(Glibc)
 import Glibc
 #endif

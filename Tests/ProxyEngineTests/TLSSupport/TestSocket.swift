@@ -1,3 +1,4 @@
+import CEventTLS  // owns <sys/socket.h>'s enums (SOCK_STREAM, SHUT_WR) when its module loads first
 import Glibc
 
 /// A blocking TCP socket on 127.0.0.1 for TLS tests (no libevent). Owns its descriptor, closed in `deinit` or by
