@@ -15,12 +15,13 @@ struct ProxyUpstreamFaultLeakTests {
         to proxy: FaultProxy, request: [UInt8] = FaultProxy.upload
     ) throws -> (TestHTTPClient, TestHTTPClient.Response?) {
         let client = try TestHTTPClient(port: proxy.port, timeout: 15)
-        let descriptor = client.descriptor
+        // The thread holds the client, so its descriptor stays open (and its number ours) until the last send.
+        nonisolated(unsafe) let owner = client
         let sender = Thread {
             var offset = 0
             while offset < request.count {
                 let sent = request[offset...].withUnsafeBytes {
-                    send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                    send(owner.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
                 }
                 if sent <= 0 { return }
                 offset += sent

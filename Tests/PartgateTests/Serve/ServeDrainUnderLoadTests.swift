@@ -54,7 +54,9 @@ struct ServeDrainUnderLoadTests {
         #expect(group.wait(timeout: .now() + 60) == .success)
         for index in 0..<uploads {
             let response = responses.get(index)
-            #expect(response?.status == 200, "upload \(index)")
+            #expect(
+                response?.status == 200,
+                "upload \(index): \(serve.output.filter { !$0.contains("\"access\"") && !$0.contains("listening") })")
             #expect(response?.connection == "close", "upload \(index)")
             #expect(response?.parts == ["keep", "data"], "upload \(index): the configuration's rule applied")
             #expect(responses.closed(index), "upload \(index): the connection closes after the response")

@@ -2,11 +2,13 @@ import Foundation
 
 /// A blocking loopback TCP server for fault tests: each accepted connection runs `handler` on a thread.
 public final class RawServer: @unchecked Sendable {
-    // @unchecked Sendable: `descriptor` and `port` are set in init; `stopped` is only read by the accept loop
-    // after close() makes accept fail.
+    // @unchecked Sendable: `descriptor`, `port` and `ended` are set in init; `stopped` is only touched by the
+    // thread that stops the server.
     public let descriptor: Int32
     public let port: UInt16
     private let thread: Thread
+    private let ended: DispatchSemaphore
+    private var stopped = false
 
     public init(handler: @escaping @Sendable (Int32) -> Void) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -16,7 +18,10 @@ public final class RawServer: @unchecked Sendable {
         listen(fd, 64)
         descriptor = fd
         port = bound ?? 0
+        let ended = DispatchSemaphore(value: 0)
+        self.ended = ended
         thread = Thread {
+            defer { ended.signal() }
             while true {
                 let client = accept(fd, nil, nil)
                 if client < 0 { return }
@@ -26,8 +31,13 @@ public final class RawServer: @unchecked Sendable {
         thread.start()
     }
 
+    /// Stops accepting. The descriptor is closed only once the accept loop ended: closed under it, its number
+    /// could name another thread's socket by the loop's next `accept`.
     public func stop() {
+        guard !stopped else { return }
+        stopped = true
         shutdown(descriptor, Int32(SHUT_RDWR))
+        _ = ended.wait(timeout: .now() + 10)
         close(descriptor)
     }
 

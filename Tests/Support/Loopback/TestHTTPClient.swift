@@ -22,7 +22,11 @@ public final class TestHTTPClient {
     /// - Parameter timeout: the longest any single read waits (SO_RCVTIMEO).
     /// - Throws: `ECONNREFUSED` when the connection fails.
     public init(port: UInt16, host: String = "127.0.0.1", timeout: Int = 20) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // The descriptor is stored only once connected: a class that throws after all its properties are set
+        // still runs `deinit`, which closed a refused connection's descriptor a second time. By then another
+        // thread of the test process could own that number (an in-process upstream's accepted connection: libevent
+        // logged "Epoll ADD ... Bad file descriptor" and a CI run got 502 for it).
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -38,6 +42,7 @@ public final class TestHTTPClient {
         }
         var time = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        self.descriptor = descriptor
     }
 
     deinit { close(descriptor) }
