@@ -121,7 +121,8 @@ extension ClientConnection: UpstreamDelegate {
                 answer(Problem(502, "upstream_invalid_response"))
                 return false
             }
-            return true  // interim (100 Continue was already answered by partgate): dropped
+            relayInterim(head, exchange, upstream)
+            return true
         }
         let framing: ResponseFraming
         do {
@@ -204,6 +205,43 @@ extension ClientConnection: UpstreamDelegate {
         }
         return true
     }
+
+    /// Relays an interim response (102, 103, ...) to an HTTP/1.1 client, as RFC 9110 §15.2 asks of a proxy.
+    /// Dropped: `100 Continue` (partgate answers `Expect` itself and never sends it upstream), every one to an
+    /// HTTP/1.0 client (which knows no 1xx, RFC 9110 §15.2), one with invalid framing or Connection fields, and
+    /// those past ``maxInterimResponses`` (each is at most a response head's limit in the client's output).
+    private func relayInterim(_ head: ResponseHead, _ exchange: Exchange, _ upstream: UpstreamConnection) {
+        guard head.status != 100, exchange.head.version == .http1_1, bev != nil else { return }
+        guard exchange.interimResponses < Self.maxInterimResponses else {
+            if exchange.interimResponses == Self.maxInterimResponses {
+                worker.events.log(
+                    "upstream \(upstream.settings.name) sent more than \(Self.maxInterimResponses) interim responses; "
+                        + "the rest are dropped")
+                exchange.interimResponses += 1
+            }
+            return
+        }
+        let framing: ResponseFraming
+        do {
+            framing = try ResponseFraming(analyzing: head, requestMethod: exchange.head.method)
+        } catch {
+            worker.events.log("upstream \(upstream.settings.name) interim \(head.status) dropped: \(error.code.name)")
+            return
+        }
+        exchange.interimResponses += 1
+        // A 1xx has no content (RFC 9110 §8.6, §6.4.1): no Content-Length goes with it.
+        let removing = Self.interimRemovals.union(
+            framing.connectionOptions.subtracting(RequestFraming.protectedFieldNames))
+        worker.withHeadBuffer { bytes in
+            head.write(into: &bytes, version: .http1_1, removing: removing, adding: [])
+            EvBuffer.add(output, bytes)
+        }
+    }
+
+    /// Most interim responses relayed to the client in one exchange.
+    static let maxInterimResponses = 8
+    /// The fields never relayed with an interim response.
+    static let interimRemovals = hopByHopRemovals.union(["content-length"])
 
     /// The response is complete: recycle the upstream connection, then the next request or close.
     func finishExchange() {

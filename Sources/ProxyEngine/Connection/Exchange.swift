@@ -46,6 +46,8 @@ final class Exchange {
     /// The response body goes to the client chunked (the upstream sent it chunked).
     var responseChunked = false
     var responseDone = false
+    /// Interim (1xx) responses relayed to the client (one more once the rest are dropped).
+    var interimResponses = 0
     /// Bytes of the response (head included) were written to the client.
     var responseStarted = false
     /// The upstream answered before the request body was complete.

@@ -79,13 +79,26 @@ public final class TestHTTPClient {
     /// Reads one interim (1xx) response head, such as `100 Continue`, and returns its status; nil when the
     /// next response is a final one (left unread) or the connection closed first.
     public func readInterimResponse() -> Int? {
+        readInterimHead()?.status
+    }
+
+    /// Reads one interim (1xx) response head and returns its status and its fields (names lowercased, in order);
+    /// nil when the next response is a final one (left unread) or the connection closed first.
+    public func readInterimHead() -> (status: Int, fields: [(name: String, value: String)])? {
         while true {
             if let end = buffer.firstRange(of: Array("\r\n\r\n".utf8)) {
-                let statusLine = String(decoding: buffer[..<end.lowerBound], as: UTF8.self).prefix { $0 != "\r" }
-                let fields = statusLine.split(separator: " ")
-                guard fields.count > 1, let status = Int(fields[1]), (100..<200).contains(status) else { return nil }
+                let lines = String(decoding: buffer[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+                let words = lines[0].split(separator: " ")
+                guard words.count > 1, let status = Int(words[1]), (100..<200).contains(status) else { return nil }
                 buffer.removeSubrange(..<end.upperBound)
-                return status
+                let fields = lines.dropFirst().map { line in
+                    let colon = line.firstIndex(of: ":") ?? line.endIndex
+                    let value = colon == line.endIndex ? "" : line[line.index(after: colon)...]
+                    return (
+                        name: line[..<colon].lowercased(), value: value.trimmingCharacters(in: .whitespaces)
+                    )
+                }
+                return (status, fields)
             }
             guard fill() else { return nil }
         }
