@@ -105,7 +105,7 @@ extension ClientConnection {
         guard let upstream = worker.pool.take(routeUpstream.settings.name)
             ?? UpstreamConnection(
                 loop: worker.loop, settings: routeUpstream.settings, generation: settings.generation,
-                buffers: settings.buffers, metrics: metrics.upstream)
+                buffers: settings.buffers, metrics: metrics.upstream, addressMemory: worker.pool)
         else {
             answer(Problem(502, "upstream_unavailable"))
             return

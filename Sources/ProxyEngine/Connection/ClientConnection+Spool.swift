@@ -109,7 +109,7 @@ extension ClientConnection {
             let upstream = worker.pool.take(upstreamSettings.name)
                 ?? UpstreamConnection(
                     loop: worker.loop, settings: upstreamSettings, generation: settings.generation,
-                    buffers: settings.buffers, metrics: exchange.metrics?.upstream)
+                    buffers: settings.buffers, metrics: exchange.metrics?.upstream, addressMemory: worker.pool)
         else { return nil }
         upstream.delegate = self
         upstream.requests += 1

@@ -7,6 +7,13 @@ extension SocketAddress {
     /// Resolves `host` (a name or a numeric address) with getaddrinfo, IPv4 first.
     /// - Throws: ``ResolveError`` with the resolver's message.
     public static func resolve(host: String, port: UInt16) throws(ResolveError) -> SocketAddress {
+        try resolveAll(host: host, port: port)[0]
+    }
+
+    /// Resolves `host` (a name or a numeric address) with getaddrinfo to every address it has, each once: the IPv4
+    /// ones first, then the IPv6 ones, each family in the resolver's order.
+    /// - Throws: ``ResolveError`` with the resolver's message; never returns an empty list.
+    public static func resolveAll(host: String, port: UInt16) throws(ResolveError) -> [SocketAddress] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -20,14 +27,14 @@ extension SocketAddress {
         var cursor: UnsafeMutablePointer<addrinfo>? = first
         while let entry = cursor {
             if let address = entry.pointee.ai_addr {
-                candidates.append(SocketAddress(address, length: Int(entry.pointee.ai_addrlen)))
+                let candidate = SocketAddress(address, length: Int(entry.pointee.ai_addrlen))
+                if !candidates.contains(candidate) { candidates.append(candidate) }
             }
             cursor = entry.pointee.ai_next
         }
-        guard let chosen = candidates.first(where: { !$0.isIPv6 }) ?? candidates.first else {
-            throw ResolveError(host: host, reason: "no address")
-        }
-        return chosen
+        let ordered = candidates.filter { !$0.isIPv6 } + candidates.filter(\.isIPv6)
+        guard !ordered.isEmpty else { throw ResolveError(host: host, reason: "no address") }
+        return ordered
     }
 }
 

@@ -85,6 +85,12 @@ public struct UpstreamSettings: Sendable {
     public var address: SocketAddress {
         didSet { defaultHost = Self.hostField(serverName, port: address.port, tls: tls != nil) }
     }
+    /// The other addresses the upstream's name resolved to, tried in order when a connect to the one before fails
+    /// (refused, unreachable, timed out) before any request byte went out, as nginx tries each address of a name.
+    /// Empty for a numeric address or a name with one address.
+    public var alternateAddresses: [SocketAddress] = []
+    /// ``address``, then ``alternateAddresses``.
+    public var addresses: [SocketAddress] { [address] + alternateAddresses }
     /// The host name (for SNI, certificate verification and logs).
     public var serverName: String {
         didSet { defaultHost = Self.hostField(serverName, port: address.port, tls: tls != nil) }

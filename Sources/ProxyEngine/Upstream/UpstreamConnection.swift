@@ -74,52 +74,132 @@ final class UpstreamConnection: LoopResource {
     /// output (``requestWritten()``).
     private var holdTail = false
 
+    /// The address this connection connects to, or reached.
+    private(set) var address: SocketAddress
+    /// The upstream's other addresses not tried yet, in order: a connect that fails (refused, unreachable, timed
+    /// out) before any request byte went out tries the next (see ``UpstreamSettings/alternateAddresses``).
+    private var untried: ArraySlice<SocketAddress> = []
+    /// The attempts that failed so far, for the log line of the last one.
+    private var failedAttempts: [String] = []
+    /// Where the address a connection reached is remembered (per worker), when the upstream has several.
+    private let addressMemory: UpstreamPool?
+    /// The largest single read or write (``BufferSettings/maxSingleIO``), set on each bufferevent.
+    private let maxSingleIO: Int
+    /// The output's low watermark (``setWriteWatermark(low:)``), set again on a bufferevent made for the next address.
+    private var writeLowWater = 0
+
     init?(
         loop: EventLoop, settings: UpstreamSettings, generation: Int = 0, buffers: BufferSettings,
-        metrics: UpstreamMetrics? = nil
+        metrics: UpstreamMetrics? = nil, addressMemory: UpstreamPool? = nil
     ) {
         self.loop = loop
         self.settings = settings
         self.generation = generation
         self.metrics = metrics
+        self.addressMemory = addressMemory
+        maxSingleIO = buffers.maxSingleIO
         lateReadLimit = buffers.readHighWater
-        let options = Int32(bitPattern: BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
-        if let tls = settings.tls {
-            guard let ssl = tls.makeClientSSL(serverName: settings.serverName) else { return nil }
-            guard let bev = bufferevent_openssl_socket_new(loop.base, -1, ssl, BUFFEREVENT_SSL_CONNECTING, options) else {
-                SSL_free(ssl)  // P14: freed only if libevent did not take it
-                return nil
-            }
-            bufferevent_openssl_set_allow_dirty_shutdown(bev, 1)
-            self.ssl = ssl
-            self.bev = bev
+        if settings.alternateAddresses.isEmpty {
+            address = settings.address
         } else {
-            guard let bev = bufferevent_socket_new(loop.base, -1, options) else { return nil }
-            self.bev = bev
+            let order = addressMemory?.addressOrder(settings) ?? settings.addresses
+            address = order[0]
+            untried = order.dropFirst()
         }
+        guard let (bev, ssl) = Self.makeBufferevent(loop.base, settings) else { return nil }
+        self.bev = bev
+        self.ssl = ssl
         let ref = Unmanaged.passRetained(self)
         selfRef = ref
-        bufferevent_setcb(bev, upstreamReadCB, upstreamWriteCB, upstreamEventCB, ref.toOpaque())
-        _ = evbuffer_add_cb(bufferevent_get_output(bev), upstreamOutputCB, ref.toOpaque())
         timer = LazyTimer(base: loop.base, context: ref.toOpaque()) { _, _, context in
             withExtendedLifetime(upstream(context)) { $0.timerExpired() }
         }
-        _ = bufferevent_set_max_single_read(bev, buffers.maxSingleIO)
-        _ = bufferevent_set_max_single_write(bev, buffers.maxSingleIO)
+        configure(bev)
+        loop.register(self)
+        connect()
+    }
+
+    /// A bufferevent (and for TLS its `SSL`) with no socket yet: libevent makes it on connect.
+    private static func makeBufferevent(
+        _ base: OpaquePointer, _ settings: UpstreamSettings
+    ) -> (OpaquePointer, OpaquePointer?)? {
+        let options = Int32(bitPattern: BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
+        guard let tls = settings.tls else {
+            return bufferevent_socket_new(base, -1, options).map { ($0, nil) }
+        }
+        guard let ssl = tls.makeClientSSL(serverName: settings.serverName) else { return nil }
+        guard let bev = bufferevent_openssl_socket_new(base, -1, ssl, BUFFEREVENT_SSL_CONNECTING, options) else {
+            SSL_free(ssl)  // P14: freed only if libevent did not take it
+            return nil
+        }
+        bufferevent_openssl_set_allow_dirty_shutdown(bev, 1)
+        return (bev, ssl)
+    }
+
+    /// Sets the callbacks and I/O sizes of a new bufferevent.
+    private func configure(_ bev: OpaquePointer) {
+        let context = selfRef!.toOpaque()
+        bufferevent_setcb(bev, upstreamReadCB, upstreamWriteCB, upstreamEventCB, context)
+        _ = evbuffer_add_cb(bufferevent_get_output(bev), upstreamOutputCB, context)
+        _ = bufferevent_set_max_single_read(bev, maxSingleIO)
+        _ = bufferevent_set_max_single_write(bev, maxSingleIO)
+    }
+
+    /// Starts connecting to ``address``, within the connect timeout.
+    private func connect() {
+        guard let bev else { return }
         setTimeouts(settings.connectTimeout)
-        let started = settings.address.withSockaddr { address, length in
+        let started = address.withSockaddr { address, length in
             bufferevent_socket_connect(bev, UnsafeMutablePointer(mutating: address), length)
         }
         setNoDelay(bufferevent_getfd(bev))
         _ = bufferevent_enable(bev, ev(EV_READ | EV_WRITE))
-        loop.register(self)
         if started != 0 {
             // The failure is reported through the event callback when libevent could start the attempt;
             // when it could not, report it on the next loop turn so the caller sees a uniform path.
-            let message = "connect to \(settings.address) failed"
+            let message = "connect to \(address) failed"
             metrics?.connectFailures.increment()
-            loop.soon { [weak self] in self?.fail(reason: message, timedOut: false) }
+            let attempt = bev
+            loop.soon { [weak self] in
+                guard let self, self.bev == attempt else { return }
+                self.connectFailed(reason: message, timedOut: false)
+            }
         }
+    }
+
+    /// A connect or TLS handshake failed (refused, unreachable, timed out, closed, not verified) before any request
+    /// byte went out: the next address, if one is left (as nginx's `proxy_next_upstream error timeout`), else the
+    /// failure.
+    private func connectFailed(reason: String, timedOut: Bool) {
+        guard bev != nil, !connected else { return }
+        if let next = untried.popFirst() {
+            failedAttempts.append("\(address): \(reason)")
+            if reconnect(to: next) { return }
+        }
+        let earlier = failedAttempts.isEmpty ? "" : " (after \(failedAttempts.joined(separator: "; ")))"
+        fail(reason: reason + earlier, timedOut: timedOut)
+    }
+
+    /// Replaces the bufferevent of a failed connect with one to `next`; the request bytes queued so far move to it
+    /// (none was sent: the connection never came up). False if no bufferevent could be made.
+    private func reconnect(to next: SocketAddress) -> Bool {
+        guard let old = bev, let (fresh, freshSSL) = Self.makeBufferevent(loop.base, settings) else { return false }
+        let oldOutput = bufferevent_get_output(old)!
+        // Moving the bytes out must not read as written.
+        _ = evbuffer_remove_cb(oldOutput, upstreamOutputCB, selfRef!.toOpaque())
+        _ = evbuffer_add_buffer(bufferevent_get_output(fresh), oldOutput)
+        if rateLimit != nil { _ = bufferevent_set_rate_limit(old, nil) }
+        bufferevent_free(old)  // closes the failed socket and frees its SSL
+        tlsFailed = false
+        bev = fresh
+        ssl = freshSSL
+        address = next
+        coalescing.forget()
+        configure(fresh)
+        if let rateLimit { _ = bufferevent_set_rate_limit(fresh, rateLimit.configuration) }
+        if writeLowWater > 0 { bufferevent_setwatermark(fresh, ev(EV_WRITE), writeLowWater, 0) }
+        connect()
+        return true
     }
 
     /// The output buffer (request bytes go here, also before the connection is up).
@@ -225,8 +305,11 @@ final class UpstreamConnection: LoopResource {
     }
 
     private func timedOut() {
-        if !connected { metrics?.connectFailures.increment() }
-        fail(reason: connected ? "timed out" : "connect timed out", timedOut: true)
+        guard connected else {
+            metrics?.connectFailures.increment()
+            return connectFailed(reason: "connect timed out", timedOut: true)
+        }
+        fail(reason: "timed out", timedOut: true)
     }
 
     /// Stops or resumes reading responses (back-pressure). Never while connecting (P7).
@@ -245,6 +328,7 @@ final class UpstreamConnection: LoopResource {
     /// Asks for a write callback once the output drained to `low` bytes (0: no callback before empty).
     func setWriteWatermark(low: Int) {
         guard let bev else { return }
+        writeLowWater = low
         bufferevent_setwatermark(bev, ev(EV_WRITE), low, 0)
     }
 
@@ -388,6 +472,7 @@ final class UpstreamConnection: LoopResource {
         if flags & Int32(BEV_EVENT_CONNECTED) != 0 {
             connected = true
             if let tls = settings.tls, let ssl { tls.handshakeCompleted(ssl, serverName: settings.serverName) }
+            if !settings.alternateAddresses.isEmpty { addressMemory?.reached(address, settings.name) }
             setTimeouts(nil)
             delegate?.upstreamConnected(self)
             return
@@ -398,7 +483,11 @@ final class UpstreamConnection: LoopResource {
         } else if flags & Int32(BEV_EVENT_EOF) != 0 {
             if !connected { metrics?.connectFailures.increment() }
             // Before BEV_EVENT_CONNECTED only a TLS connection can end this way (refused, or closed mid-handshake).
-            fail(reason: connected ? nil : "connect failed: closed before the TLS handshake completed", timedOut: false)
+            if connected {
+                fail(reason: nil, timedOut: false)
+            } else {
+                connectFailed(reason: "connect failed: closed before the TLS handshake completed", timedOut: false)
+            }
         } else {
             var reason = connected ? "connection error" : "connect failed"
             if let tls = settings.tls, let bev {
@@ -419,7 +508,11 @@ final class UpstreamConnection: LoopResource {
             } else if !connected {
                 metrics?.connectFailures.increment()
             }
-            fail(reason: reason, timedOut: false)
+            if connected {
+                fail(reason: reason, timedOut: false)
+            } else {
+                connectFailed(reason: reason, timedOut: false)
+            }
         }
     }
 

@@ -71,6 +71,29 @@ final class UpstreamPool {
     }
 
     /// Closes the idle connections to `name` (a reload removed or changed that upstream).
+    /// The address of each upstream (by name) that a connection from this worker last reached, for upstreams with
+    /// several addresses.
+    private var reachedAddresses: [(name: String, address: SocketAddress)] = []
+
+    /// The addresses to try for a new connection to `settings`' upstream: the one last reached first (nginx keeps a
+    /// failed server out of its rotation for a while in the same spirit), then the others in their order.
+    func addressOrder(_ settings: UpstreamSettings) -> [SocketAddress] {
+        let all = settings.addresses
+        guard let reached = reachedAddresses.first(where: { $0.name == settings.name })?.address,
+            let index = all.firstIndex(of: reached), index > 0
+        else { return all }
+        return [reached] + all[..<index] + all[(index + 1)...]
+    }
+
+    /// Remembers that a connection to the upstream `name` reached `address`.
+    func reached(_ address: SocketAddress, _ name: String) {
+        if let index = reachedAddresses.firstIndex(where: { $0.name == name }) {
+            reachedAddresses[index].address = address
+        } else {
+            reachedAddresses.append((name, address))
+        }
+    }
+
     func closeAll(named name: String) {
         guard let slot = slot(name) else { return }
         let connections = idle.remove(at: slot).connections

@@ -67,7 +67,7 @@ final class ConfigReloader {
         let nextSources = UpstreamSource.all(of: configuration)
         for (name, upstream) in next.upstreams {
             guard let old = settings.upstreams[name], sources[name] == nextSources[name],
-                old.address == upstream.address
+                old.addresses == upstream.addresses
             else { continue }
             next.upstreams[name]?.tls = old.tls
         }

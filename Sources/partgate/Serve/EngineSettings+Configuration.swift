@@ -49,9 +49,9 @@ extension EngineSettings {
     }
 
     private static func upstream(_ name: String, _ upstream: UpstreamConfiguration) throws(StartupError) -> UpstreamSettings {
-        let address: SocketAddress
+        let addresses: [SocketAddress]
         do {
-            address = try SocketAddress.resolve(host: upstream.url.host, port: upstream.url.port)
+            addresses = try SocketAddress.resolveAll(host: upstream.url.host, port: upstream.url.port)
         } catch {
             throw StartupError("upstream \(name): \(error)")
         }
@@ -68,10 +68,12 @@ extension EngineSettings {
                 throw StartupError("upstream \(name): \(error.reason)")
             }
         }
-        return UpstreamSettings(
-            name: name, address: address, serverName: upstream.serverName ?? upstream.url.host, tls: tls,
+        var settings = UpstreamSettings(
+            name: name, address: addresses[0], serverName: upstream.serverName ?? upstream.url.host, tls: tls,
             connectTimeout: upstream.connectTimeout, responseTimeout: upstream.responseTimeout,
             maxIdleConnections: upstream.maxIdleConnections)
+        settings.alternateAddresses = Array(addresses.dropFirst())
+        return settings
     }
 }
 

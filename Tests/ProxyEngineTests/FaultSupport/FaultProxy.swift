@@ -74,14 +74,15 @@ final class FaultProxy {
     init(
         upstreamPort: UInt16, variant: FaultVariant, connectTimeout: Duration = .seconds(5),
         responseTimeout: Duration = .seconds(5), headerTimeout: Duration = .seconds(10),
-        idleTimeout: Duration = .seconds(60)
+        idleTimeout: Duration = .seconds(60), alternatePorts: [UInt16] = []
     ) throws {
         directory = try SpoolDirectory()
         self.upstreamPort = upstreamPort
-        let upstream = UpstreamSettings(
+        var upstream = UpstreamSettings(
             name: "up", address: SocketAddress("127.0.0.1:\(upstreamPort)")!, serverName: "localhost",
             tls: variant.tls ? try TLSFixture.shared.clientContext() : nil, connectTimeout: connectTimeout,
             responseTimeout: responseTimeout)
+        upstream.alternateAddresses = alternatePorts.map { SocketAddress("127.0.0.1:\($0)")! }
         var route = SpoolRequests.route(variant.forward, spoolMemory: 64 * 1024, upstream: "up")
         // The stream variant streams every body, small ones included: a small body that arrived whole takes the
         // spool variant's path (buffer_small_bodies), which that variant covers.
