@@ -13,6 +13,8 @@ final class ServeFixture {
     /// Every complete request the echo upstream received.
     let recorder = EchoRecorder()
     private let echo: EchoUpstream
+    /// The echo upstream's TLS context (its certificate names `localhost` and `127.0.0.1`), for more echoes.
+    private let echoTLS: TLSServerContext
     /// The echo upstream's port on 127.0.0.1 (TLS, certificate for `localhost` and `127.0.0.1`).
     let echoPort: UInt16
 
@@ -29,8 +31,16 @@ final class ServeFixture {
         try proxyLeaf.write(certificateTo: file("proxy.crt"), keyTo: file("proxy.key"))
         try CertificateAuthority(commonName: "stranger CA", validityDays: 1).write(certificateTo: file("other-ca.pem"))
         let recorder = self.recorder
-        echo = EchoUpstream(tls: try TLSServerContext(identity: upstreamLeaf.identity)) { recorder.append($0) }
+        echoTLS = try TLSServerContext(identity: upstreamLeaf.identity)
+        echo = EchoUpstream(tls: echoTLS) { recorder.append($0) }
         echoPort = try echo.start(address: SocketAddress("127.0.0.1:0")!).port
+    }
+
+    /// Starts another TLS echo upstream on `address` (the same certificate, the same ``recorder``); stop it.
+    func startEcho(at address: SocketAddress) throws -> (echo: EchoUpstream, port: UInt16) {
+        let recorder = self.recorder
+        let another = EchoUpstream(tls: echoTLS) { recorder.append($0) }
+        return (another, try another.start(address: address).port)
     }
 
     /// Stops the echo upstream and deletes the folder.

@@ -1,3 +1,4 @@
+import CEventTLS
 import Foundation
 import LoopbackTestSupport
 import ProxyEngine
@@ -29,6 +30,44 @@ struct ServeUpstreamFailureTests {
         let contentType = head.first { $0.lowercased().hasPrefix("content-type:") }?
             .dropFirst("content-type:".count).trimmingCharacters(in: .whitespaces)
         return (status, contentType, sections.dropFirst().first.flatMap(ServeProcess.json))
+    }
+
+    /// Whether `localhost` resolves to `::1` too here (Debian's and Docker's /etc/hosts say so) and `::1` is up.
+    static let localhostHasIPv6: Bool = {
+        guard (try? SocketAddress.resolveAll(host: "localhost", port: 443))?.contains(where: { $0.isIPv6 }) == true
+        else { return false }
+        let probe = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        guard probe >= 0 else { return false }
+        defer { close(probe) }
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_addr = in6addr_loopback
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+            }
+        } == 0
+    }()
+
+    /// `localhost` served on `::1` only (a Node.js server's default on some systems): the connect to 127.0.0.1 is
+    /// refused, and the upload reaches the upstream on `::1`, as it would through nginx.
+    @Test(.enabled(if: localhostHasIPv6, "localhost has no ::1 address here"))
+    func localhostServedOnIPv6OnlyIsReached() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let (echo6, port) = try fixture.startEcho(at: SocketAddress("[::1]:0")!)
+        defer { echo6.stop() }
+        let (serve, ports) = try fixture.serve(
+            ServeFixture.config(upstream: ["url: https://localhost:\(port)", "tls: { ca: tls/ca.pem }"]))
+        defer { serve.kill() }
+        for _ in 0..<2 {
+            let curl = try Curl.run(["-s", "-F", "title=hello", "http://127.0.0.1:\(ports[0])/upload"])
+            #expect(curl.status == 0)
+            let parts = curl.jsonObjects.first?["parts"] as? [[String: Any]]
+            #expect(parts?.first?["name"] as? String == "title", "\(curl.stdout)")
+        }
+        #expect(fixture.recorder.records.count == 2)
+        serve.expectCleanStop()
     }
 
     @Test func untrustedUpstreamCertificateIs502WithTheReasonOnlyInTheLog() throws {
