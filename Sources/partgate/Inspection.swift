@@ -159,12 +159,16 @@ struct Inspection {
         }
     }
 
-    /// The boundary on the first line (`--boundary` CRLF), once the line is complete.
+    /// The boundary on the first line (`--boundary` CRLF), once the line is complete. Transport padding (spaces
+    /// and tabs before the CRLF, RFC 2046 §5.1.1) is not part of it, and a first line ending in `--` is read as a
+    /// close delimiter (a form with no parts): a boundary that itself ends in `--` needs `--content-type`.
     private mutating func inferredBoundary(final: Bool) -> Boundary? {
         let newline = prefix.firstIndex(of: 10)
         guard newline != nil || final || prefix.count > Self.firstLineLimit else { return nil }
         var line = prefix[0..<(newline ?? min(prefix.count, Self.firstLineLimit))]
         if line.last == 13 { line = line.dropLast() }
+        while line.last == 32 || line.last == 9 { line = line.dropLast() }
+        if line.count > 4, line.suffix(2).elementsEqual([45, 45]) { line = line.dropLast(2) }
         guard line.starts(with: [45, 45]), let boundary = Boundary(line.dropFirst(2)) else {
             rejection = ("boundary_unknown", nil, nil,
                          "no --content-type given and the body does not start with a delimiter line")

@@ -117,6 +117,17 @@ struct InspectCommandTests {
         #expect(result.stderr.contains("content_length_with_transfer_encoding"))
     }
 
+    /// Without `--content-type` the boundary comes from the first line: transport padding after it is not part
+    /// of it, and a first line that is a close delimiter is a form with no parts.
+    @Test func theInferredBoundaryLeavesOutPaddingAndAClosingDash() throws {
+        let padded = "--XyZ \t\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nhello\r\n--XyZ--\r\n"
+        let result = try PartgateBinary.run(["inspect", "-"]) { try? $0.write(contentsOf: Data(padded.utf8)) }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"name\":\"a\""))
+        let empty = try PartgateBinary.run(["inspect", "-"]) { try? $0.write(contentsOf: Data("--XyZ--\r\n".utf8)) }
+        #expect(empty.status == 0, "\(empty.stderr)")
+    }
+
     @Test func usageErrorsAreOneLine() throws {
         let missing = try PartgateBinary.run(["inspect", "/nonexistent/partgate-input"])
         #expect(missing.status == 1)

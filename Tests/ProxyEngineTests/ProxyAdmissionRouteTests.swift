@@ -45,7 +45,7 @@ struct ProxyAdmissionRouteTests {
         let harness = try ProxyHarness(
             route: Self.route(reportOnly: true),
             events: EngineEvents(
-                onProblem: { _, name, _ in problems.add(name) }, onWouldRefuse: { refusals.add($0) }))
+                onProblem: { problems.add($0.flag) }, onWouldRefuse: { refusals.add($0) }))
         defer { harness.shutdown() }
         let response = try Self.send(harness, Self.post(contentType, Self.json, path: "/api?x=1"))
         #expect(response?.status == 200)

@@ -27,6 +27,7 @@ public struct RouteConfiguration: Sendable, Hashable {
         var rules: [Rule]
         var maxUpstreamRate: Int64? = nil
         var bufferSmallBodies: Int64 = RouteConfiguration.defaultBufferSmallBodies
+        var reportOnlyNormalizesUnsafeFilename = false
     }
 
     final class Storage: @unchecked Sendable {
@@ -126,6 +127,12 @@ public struct RouteConfiguration: Sendable, Hashable {
         _read { yield storage.fields.limits }
         _modify { yield &unique().fields.limits }
     }
+    /// True when the parser normalises the `unsafe_filename` strict flag only because the route is report-only:
+    /// `unsafe_filenames: reject` with the flag not set in `strict:`. An enforcing route refuses such a filename
+    /// (400) at the parser; a report-only one forwards it sanitised, as under `sanitize`, and its policy stage
+    /// records the refusal as the part's would-be decision (``PolicyStage``).
+    public var reportOnlyNormalizesUnsafeFilename: Bool { storage.fields.reportOnlyNormalizesUnsafeFilename }
+
     /// Whether the route decides anything about parts: it has rules, or parts no rule matched are not simply
     /// passed.
     public var hasPartPolicy: Bool { !rules.isEmpty || defaultAction != .pass }
@@ -194,8 +201,10 @@ public struct RouteConfiguration: Sendable, Hashable {
         rules: [Rule] = []
     ) {
         var strictness = strictness
-        if unsafeFilenames == .sanitize, !strictness.isSet(.unsafeFilename) {
-            // DESIGN.md, Canonical output: under `sanitize`, a filename's `%22`, `%0D`, `%0A` are replaced, not refused.
+        // DESIGN.md, Canonical output: under `sanitize`, a filename's `%22`, `%0D`, `%0A` are replaced, not refused.
+        // A report-only route forwards `reject` as `sanitize` (docs/policy.md), so its parser replaces them too.
+        let reportOnlyNormalizes = reportOnly && unsafeFilenames == .reject && !strictness.isSet(.unsafeFilename)
+        if unsafeFilenames == .sanitize || reportOnlyNormalizes, !strictness.isSet(.unsafeFilename) {
             try! strictness.setAction(.normalize, for: .unsafeFilename)  // permitted for this flag
         }
         storage = Storage(
@@ -216,7 +225,8 @@ public struct RouteConfiguration: Sendable, Hashable {
                 unsafeFilenames: unsafeFilenames,
                 limits: limits,
                 rules: rules,
-                maxUpstreamRate: nil))
+                maxUpstreamRate: nil,
+                reportOnlyNormalizesUnsafeFilename: reportOnlyNormalizes))
     }
 
     public static func == (lhs: RouteConfiguration, rhs: RouteConfiguration) -> Bool {

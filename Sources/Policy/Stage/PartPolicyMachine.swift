@@ -60,6 +60,8 @@ struct PartPolicyMachine<Digest: PartDigest> {
     /// The part is a `_charset_` field whose value must be checked at its end.
     var holdsCharsetValue = false
     var stripped: (rule: String, detail: String)?
+    /// The index of the last part whose fate was recorded.
+    private var recordedThrough = -1
 
     init(settings: PolicySettings, uuid: @escaping @Sendable () -> String) {
         self.settings = settings
@@ -298,6 +300,15 @@ struct PartPolicyMachine<Digest: PartDigest> {
         return refusal
     }
 
+    /// The parser refused the request inside part `part` (a limit, a strict flag): records that part as refused
+    /// by `flag`, when its head reached the machine and its fate was not recorded yet. A part refused within its
+    /// head has no record: the `refused` line names it.
+    mutating func parserRefused(part: Int, flag: String, detail: String) {
+        guard rejection == nil, current.index == part, part > recordedThrough else { return }
+        keep(.reject, rule: flag, detail: detail)
+        phase = .rejected
+    }
+
     /// Records the part's fate once its last byte went past.
     private mutating func finishPart(_ decision: PartAuditRecord.Decision) {
         switch decision {
@@ -315,6 +326,7 @@ struct PartPolicyMachine<Digest: PartDigest> {
 
     /// Keeps the current part's record, or only its decision when the settings keep no records.
     private mutating func keep(_ decision: PartAuditRecord.Decision, rule: String?, detail: String?) {
+        recordedThrough = current.index
         if settings.keepsRecords {
             records.append(record(decision, rule: rule, detail: detail))
         } else {

@@ -77,6 +77,7 @@ public struct PolicyFilter<Digest: PartDigest, Downstream: MultipartHandler>: Mu
     /// Passes a normalised strictness violation on, unless the request was refused.
     public mutating func violation(_ violation: MultipartViolation) {
         guard stage.rejection == nil else { return }
+        stage.violation(violation)
         downstream.violation(violation)
     }
 

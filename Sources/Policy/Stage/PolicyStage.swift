@@ -66,6 +66,11 @@ public struct PolicyStage<Digest: PartDigest> {
     private var shadow: ShadowMachine?
     private var wouldBe: [Int: PartAuditRecord] = [:]
     private var completed: [PartAuditRecord] = []
+    /// Under report-only with `unsafe_filenames: reject`: the parser normalises `unsafe_filename` instead of
+    /// refusing (``RouteConfiguration/reportOnlyNormalizesUnsafeFilename``), and these parts' would-be decision is
+    /// that refusal.
+    private let refusesNormalizedFilenames: Bool
+    private var refusedFilenameParts: Set<Int> = []
     /// True once ``end()`` was called.
     public private(set) var ended = false
 
@@ -86,6 +91,7 @@ public struct PolicyStage<Digest: PartDigest> {
         settings.sniffsForAudit = auditDetail
         // Report-only records carry the would-be decisions, matched to the real ones by part: always kept.
         settings.keepsRecords = auditRecords || route.reportOnly
+        refusesNormalizedFilenames = route.reportOnlyNormalizesUnsafeFilename
         if route.reportOnly {
             var baseline = PolicySettings.baseline(of: route)
             baseline.sniffsForAudit = auditDetail
@@ -171,6 +177,22 @@ public struct PolicyStage<Digest: PartDigest> {
         return enforcer.partEnd()
     }
 
+    /// The parser normalised a strict flag (``MultipartHandler/violation(_:)``). Under report-only, a filename the
+    /// enforcing route would have refused at the parser makes that part's would-be decision a rejection.
+    public mutating func violation(_ violation: MultipartViolation) {
+        guard refusesNormalizedFilenames, violation.flag == .unsafeFilename, let part = violation.part else { return }
+        refusedFilenameParts.insert(part)
+    }
+
+    /// The parser refused the request (`error`): the part it was in, if the policy saw its head, gets a record
+    /// refused by the limit or flag that fired. Enforced on report-only routes too, so not marked report-only.
+    public mutating func parserRefused(_ error: MultipartError) {
+        guard rejection == nil, let part = error.part else { return }
+        let what = error.isLimit ? "limit" : "strict flag"
+        enforcer.parserRefused(part: part, flag: error.name, detail: "part \(part) refused by the \(what) \(error.name)")
+        collectRecords()
+    }
+
     /// The body ended well-formed. Nothing is pending then: the parser ends every part first.
     public mutating func end() {
         ended = true
@@ -185,8 +207,20 @@ public struct PolicyStage<Digest: PartDigest> {
         }
         guard enforcer.hasRecords else { return }
         for var record in enforcer.takeRecords() {
+            let would = wouldBe.removeValue(forKey: record.index)
+            // The baseline's own refusal (a filename with no safe spelling) was carried out: not report-only.
+            guard record.decision != .reject else {
+                completed.append(record)
+                continue
+            }
             record.reportOnly = true
-            if let would = wouldBe.removeValue(forKey: record.index) {
+            if refusedFilenameParts.remove(record.index) != nil {
+                record.decision = .reject
+                record.rule = PolicyRejection.Reason.unsafeFilename.rawValue
+                record.matchedRules = would?.matchedRules ?? []
+                record.detail = "part \(record.index) has a filename with a quote, backslash, %22, %0D or %0A "
+                    + "(strict flag unsafe_filename; unsafe_filenames: reject)"
+            } else if let would {
                 record.decision = would.decision
                 record.rule = would.rule
                 record.matchedRules = would.matchedRules

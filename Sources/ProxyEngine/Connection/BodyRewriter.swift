@@ -28,6 +28,8 @@ package protocol BodyRewriter: AnyObject {
     /// Calls `body` with the decision of each part completed since the last call and, when the rewriter was made
     /// with `digests` (or the route is report-only), its audit record.
     func drainParts(_ body: (PartDecision, PartAuditRecord?) -> Void)
+    /// The parser refused the body: records the part it was in as refused (``PolicyStage/parserRefused(_:)``).
+    func parserRefused(_ error: MultipartError)
     /// The new boundary, which the request's Content-Type announces.
     var boundary: Boundary { get }
 }
@@ -158,6 +160,7 @@ extension PipelineRewriter {
     var outputCount: Int { pipeline.filter.downstream.outputCount }
     var rejection: PolicyRejection? { inPlace { $0.filter.rejection } }
     func drainParts(_ body: (PartDecision, PartAuditRecord?) -> Void) { pipeline.filter.stage.drainParts(body) }
+    func parserRefused(_ error: MultipartError) { pipeline.filter.stage.parserRefused(error) }
     var boundary: Boundary { inPlace { $0.filter.downstream.encoder.boundary } }
 
     /// Reads the pipeline where it lies (through the property's modify accessor): the getter would copy the

@@ -90,6 +90,7 @@ extension ClientConnection {
             try exchange.rewrite!.parse(
                 UnsafeRawBufferPointer(rebasing: chain[start..<(start + count)]), in: chain, continuing: pending)
         } catch {
+            parserRefused(error, exchange)
             reportAudit(exchange)
             refuse(error, exchange)
             return false
@@ -201,6 +202,7 @@ extension ClientConnection {
             do {
                 try exchange.rewrite!.finish()
             } catch {
+                parserRefused(error, exchange)
                 reportAudit(exchange)
                 refuse(error, exchange)
                 return
@@ -234,15 +236,21 @@ extension ClientConnection {
     }
 
     /// Counts the decisions of completed parts and hands their audit records to the event sink (routes with
-    /// `audit: true`).
+    /// `audit: true`, and report-only routes: their records carry what would have happened).
     private func reportAudit(_ exchange: Exchange) {
         guard let rewrite = exchange.rewrite else { return }
         let metrics = exchange.metrics
-        let audit = exchange.route.audit
+        let audit = exchange.route.audit || exchange.route.reportOnly
         rewrite.drainParts { decision, record in
             metrics?.countPart(decision.decision, reportOnly: decision.reportOnly, rule: decision.rule)
             if audit, let record { worker.events.audit(record, exchange.route.name, exchange.requestID) }
         }
+    }
+
+    /// Records the part the parser refused, when the parser's error is the answer (``refuse(_:_:)``).
+    private func parserRefused(_ error: MultipartError, _ exchange: Exchange) {
+        guard let rewrite = exchange.rewrite, rewrite.rejection == nil, rewrite.encodingError == nil else { return }
+        rewrite.parserRefused(error)
     }
 
     /// A multipart error: 413 for limits, 400 for malformed input; the upstream request is aborted.

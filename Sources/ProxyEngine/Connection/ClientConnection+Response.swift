@@ -36,12 +36,15 @@ extension ClientConnection: UpstreamDelegate {
         guard self.exchange === exchange, !exchange.responseDone else { return }
         exchange.upstream = nil
         if exchange.responseStatus != nil, var decoder = exchange.responseDecoder {
-            if decoder.finish() == nil {
+            // A close-delimited body ends with the upstream's orderly close (EOF), not with a reset or a timeout
+            // (RFC 9112 §8): cut short, the client must see it cut short (``endResponseEarly()``).
+            if decoder.finish() == nil, reason == nil, !timedOut {
                 exchange.responseDecoder = decoder
                 finishExchange()  // a close-delimited body ends here
             } else {
-                worker.events.log("upstream \(upstream.settings.name) closed mid-response: \(reason ?? "EOF")")
-                abort()
+                let why = timedOut ? "timed out" : reason ?? "EOF"
+                worker.events.log("upstream \(upstream.settings.name) closed mid-response: \(why)")
+                endResponseEarly()
             }
             return
         }
@@ -108,7 +111,7 @@ extension ClientConnection: UpstreamDelegate {
                 return false
             case .error(let error):
                 worker.events.log("upstream \(upstream.settings.name) sent a bad body: \(error.code.name)")
-                abort()
+                endResponseEarly()
                 return false
             }
         }
@@ -160,7 +163,14 @@ extension ClientConnection: UpstreamDelegate {
             exchange.responseChunked = clientHTTP11
             if !clientHTTP11 { closeAfterExchange = true }
         case .untilClose:
-            closeAfterExchange = true
+            // An HTTP/1.1 client gets the body chunked, as nginx sends it: the last chunk marks a body that
+            // ended with the upstream's orderly close, its absence one cut short, and the connection stays open.
+            // An HTTP/1.0 client reads to the close.
+            if clientHTTP11 {
+                exchange.responseChunked = true
+            } else {
+                closeAfterExchange = true
+            }
         case .none, .contentLength:
             break
         }
@@ -236,6 +246,14 @@ extension ClientConnection: UpstreamDelegate {
             head.write(into: &bytes, version: .http1_1, removing: removing, adding: [])
             EvBuffer.add(output, bytes)
         }
+    }
+
+    /// The response cannot be completed (a bad body from the upstream, or a body cut short): what reached the
+    /// client's output goes out, with no last chunk, then the connection closes, so the client sees the
+    /// response end early (as nginx does) rather than an empty reply or a complete-looking one.
+    private func endResponseEarly() {
+        closeAfterExchange = true
+        beginClosing()
     }
 
     /// Most interim responses relayed to the client in one exchange.

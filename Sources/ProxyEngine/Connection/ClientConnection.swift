@@ -340,13 +340,20 @@ final class ClientConnection: LoopResource {
 
     /// Sends `problem` (unless a response already started) and closes after it is flushed.
     func answer(_ problem: Problem) {
-        worker.events.problem(problem, peer)
+        worker.events.problem(problem, peer, exchange)
         if let exchange, exchange.responseStarted {
             abort()
             return
         }
         if let exchange { exchangeEnded(exchange) }
         requestAnswered(status: problem.status)
+        if worker.events.reportsAccess {
+            // Every answer has its access line, as nginx logs the 4xx and 5xx it makes itself; "-" for what a
+            // head that was not read whole does not say.
+            worker.access(
+                exchange?.head.method ?? "-", exchange?.head.target.string ?? "-", problem.status,
+                exchange?.route.name ?? "-")
+        }
         EvBuffer.add(output, problem.response)
         beginClosing()
     }

@@ -5,10 +5,22 @@ import Glibc
 
 /// A listening socket on one loop (`evconnlistener`, SO_REUSEADDR + SO_REUSEPORT), handing accepted
 /// sockets to a closure on the loop thread.
+///
+/// When `accept` fails for want of a descriptor or memory (`EMFILE`, `ENFILE`, `ENOBUFS`, `ENOMEM`), the
+/// listening socket stays readable: the listener stops accepting for ``acceptPause`` and tries again, as nginx
+/// and HAProxy do, instead of spinning on the failure; ``onAcceptFailure`` hears of it at most once a second.
 final class Listener: LoopResource {
     private var listener: OpaquePointer?
     private let loop: EventLoop
     private let onAccept: (Int32, SocketAddress) -> Void
+    /// Told why accepting paused (at most once a second).
+    var onAcceptFailure: ((String) -> Void)?
+    /// How long accepting pauses after a failed `accept`.
+    static let acceptPause = timeval(tv_sec: 0, tv_usec: 100_000)
+    private var resumeEvent: OpaquePointer?
+    /// Set by ``disable()``: a pause ends without accepting again.
+    private var stopped = false
+    private var lastReport: UInt64 = 0
     /// The address actually bound (port 0 resolved).
     let address: SocketAddress
 
@@ -35,6 +47,12 @@ final class Listener: LoopResource {
             throw BindError(address: address.description, reason: String(cString: strerror(errno)))
         }
         listener = created
+        evconnlistener_set_error_cb(created) { _, context in
+            Unmanaged<ListenerBox>.fromOpaque(context!).takeUnretainedValue().listener?.acceptFailed(errno)
+        }
+        resumeEvent = event_new(loop.base, -1, 0, { _, _, context in
+            Unmanaged<ListenerBox>.fromOpaque(context!).takeUnretainedValue().listener?.resume()
+        }, context)
         self.address = SocketAddress.local(of: evconnlistener_get_fd(created)) ?? address
         box.listener = self
         self.box = box
@@ -49,12 +67,37 @@ final class Listener: LoopResource {
         onAccept(fd, address)
     }
 
+    /// `accept` failed with `code` (libevent retries the transient failures itself): pause, then try again.
+    private func acceptFailed(_ code: Int32) {
+        guard let listener, let resumeEvent else { return }
+        evconnlistener_disable(listener)
+        var pause = Self.acceptPause
+        event_add(resumeEvent, &pause)
+        let now = MonotonicClock.now()
+        if lastReport == 0 || MonotonicClock.elapsed(since: lastReport) >= 1_000_000_000 {
+            lastReport = now
+            onAcceptFailure?(
+                "accept on \(address) failed: \(String(cString: strerror(code))); accepting pauses for 100 ms")
+        }
+    }
+
+    private func resume() {
+        guard let listener, !stopped else { return }
+        evconnlistener_enable(listener)
+    }
+
     /// Stops accepting (new connections queue in the kernel until the socket closes).
     func disable() {
+        stopped = true
+        if let resumeEvent { event_del(resumeEvent) }
         if let listener { evconnlistener_disable(listener) }
     }
 
     func close() {
+        if let resumeEvent {
+            event_free(resumeEvent)
+            self.resumeEvent = nil
+        }
         if let listener {
             evconnlistener_free(listener)
             self.listener = nil
@@ -65,6 +108,7 @@ final class Listener: LoopResource {
     }
 
     deinit {
+        if let resumeEvent { event_free(resumeEvent) }
         if let listener { evconnlistener_free(listener) }
     }
 }

@@ -9,8 +9,8 @@ public struct EngineEvents: Sendable {
     public var onLog: @Sendable (String) -> Void
     /// A response started: method, target, status, route.
     public var onAccess: @Sendable (String, String, Int, String) -> Void
-    /// partgate refused a request: status, the flag or rule name, the client address.
-    public var onProblem: @Sendable (Int, String, String) -> Void
+    /// partgate answered a request itself with a problem (a refusal, an upstream failure).
+    public var onProblem: @Sendable (RefusalEvent) -> Void
     /// A `report_only: true` route forwarded a request its policy refuses (`other_bodies: reject`).
     public var onWouldRefuse: @Sendable (ReportOnlyRefusal) -> Void
     /// When set, used instead of ``onAccess``: appends a response's access line (method, target, status,
@@ -24,7 +24,7 @@ public struct EngineEvents: Sendable {
     public init(
         onLog: @escaping @Sendable (String) -> Void = { _ in },
         onAccess: @escaping @Sendable (String, String, Int, String) -> Void = { _, _, _, _ in },
-        onProblem: @escaping @Sendable (Int, String, String) -> Void = { _, _, _ in },
+        onProblem: @escaping @Sendable (RefusalEvent) -> Void = { _ in },
         onAudit: @escaping @Sendable (PartAuditRecord, String, String) -> Void = { _, _, _ in },
         onWouldRefuse: @escaping @Sendable (ReportOnlyRefusal) -> Void = { _ in }
     ) {
@@ -40,5 +40,11 @@ public struct EngineEvents: Sendable {
         onAccess(method, target, status, route)
     }
     func audit(_ record: PartAuditRecord, _ route: String, _ request: String) { onAudit(record, route, request) }
-    func problem(_ problem: Problem, _ peer: SocketAddress) { onProblem(problem.status, problem.name, peer.description) }
+    func problem(_ problem: Problem, _ peer: SocketAddress, _ exchange: Exchange?) {
+        onProblem(
+            RefusalEvent(
+                status: problem.status, flag: problem.name, client: peer.description, request: exchange?.requestID,
+                route: exchange?.route.name, method: exchange?.head.method, target: exchange?.head.target.string,
+                part: problem.part))
+    }
 }

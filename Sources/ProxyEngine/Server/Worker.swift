@@ -107,6 +107,7 @@ final class Worker: @unchecked Sendable {
         entry.listener = try Listener(loop: loop, address: address) { [unowned self, unowned entry] descriptor, peer in
             self.accept(descriptor, peer, entry.tls)
         }
+        entry.listener!.onAcceptFailure = { [unowned self] message in self.events.log(message) }
         listeners.append(entry)
         return entry.listener!.address
     }

@@ -149,7 +149,10 @@ struct RewritePass {
         case .passthrough:
             // A spool route holds a relayed body too and sends it with its exact length, as the engine does
             // (--framing is for re-encoded bodies only).
-            upstreamBody = route!.forward == .spool
+            // A request without a body goes at once, with no spool and no Content-Length added (the engine's
+            // ClientConnection+Spool).
+            let hasBody = checked.framing.body != .none && checked.framing.body != .contentLength(0)
+            upstreamBody = route!.forward == .spool && hasBody
                 ? .spooled(length: knownLength ?? 0) : .relayed(checked.framing.body)
         case .rewrite(let parser):
             let rewriter = makeBodyRewriter(
@@ -181,6 +184,7 @@ struct RewritePass {
         do {
             try rewriter.parse(span, in: chunk)
         } catch {
+            if earlierRefusal(rewriter) == nil { rewriter.parserRefused(error) }
             reportAudit()
             return refuse(earlierRefusal(rewriter) ?? Problem(multipart: error))
         }
@@ -193,6 +197,7 @@ struct RewritePass {
             do {
                 try rewriter.finish()
             } catch {
+                if earlierRefusal(rewriter) == nil { rewriter.parserRefused(error) }
                 reportAudit()
                 return refuse(earlierRefusal(rewriter) ?? Problem(multipart: error))
             }
@@ -235,10 +240,11 @@ struct RewritePass {
         return true
     }
 
-    /// Hands the records of the parts completed by the last call on (routes with `audit: true`, or `--audit`).
+    /// Hands the records of the parts completed by the last call on (routes with `audit: true` or
+    /// `report_only: true`, or `--audit`).
     private func reportAudit() {
         guard let rewriter, let route else { return }
-        let audit = settings.audit || route.audit
+        let audit = settings.audit || route.audit || route.reportOnly
         rewriter.drainParts { _, record in
             if audit, let record { onAudit(record, route.name) }
         }

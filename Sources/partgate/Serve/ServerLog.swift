@@ -57,10 +57,7 @@ struct ServerLog: Sendable {
                 self.logger.info("access", metadata: ["method": .string(method), "target": .string(target),
                                                       "status": .stringConvertible(status), "route": .string(route)])
             },
-            onProblem: { status, name, peer in
-                self.write(.info, "refused", [("status", .stringConvertible(status)), ("flag", .string(name)),
-                                              ("client", .string(peer))])
-            },
+            onProblem: { refusal in self.write(.info, "refused", Self.refusalFields(refusal)) },
             onAudit: { record, route, request in self.audit(record, route: route, request: request) },
             onWouldRefuse: { refusal in self.logger.info("would_refuse", metadata: Self.wouldRefuseFields(refusal)) })
         events.reportsAccess = logger.logLevel <= .info
@@ -71,6 +68,21 @@ struct ServerLog: Sendable {
             }
         }
         return events
+    }
+
+    /// A refusal as log fields: status, flag and client, and the request's id, route, method, target and part
+    /// when known.
+    static func refusalFields(_ refusal: RefusalEvent) -> [(String, Logger.Metadata.Value)] {
+        var fields: [(String, Logger.Metadata.Value)] = [
+            ("status", .stringConvertible(refusal.status)), ("flag", .string(refusal.flag)),
+            ("client", .string(refusal.client)),
+        ]
+        if let request = refusal.request { fields.append(("request", .string(request))) }
+        if let route = refusal.route { fields.append(("route", .string(route))) }
+        if let method = refusal.method { fields.append(("method", .string(method))) }
+        if let target = refusal.target { fields.append(("target", .string(target))) }
+        if let part = refusal.part { fields.append(("part", .stringConvertible(part))) }
+        return fields
     }
 
     /// The line for a request a `report_only: true` route forwarded although its policy refuses it, as `serve`
@@ -122,6 +134,8 @@ struct ServerLog: Sendable {
         optional("sniffed_type", record.sniffedType)
         optional("forwarded_type", record.forwardedType)
         optional("rule", record.rule)
+        if !record.matchedRules.isEmpty { fields["matched_rules"] = .array(record.matchedRules.map { .string($0) }) }
+        optional("detail", record.detail)
         if let digest = record.digest, !digest.isEmpty { optional("sha256", digest.hexString) }
         return fields
     }

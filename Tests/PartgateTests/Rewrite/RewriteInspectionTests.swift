@@ -34,6 +34,22 @@ struct RewriteInspectionTests {
         #expect(audit[4]["sniffed_type"] as? String == "application/x-msdownload")
         #expect(audit[4]["forwarded_size"] as? Int == UploadFixtures.pe.count)
         #expect(audit[4]["sha256"] as? String == (try PartgateBinary.sha256(UploadFixtures.pe)))
+        // Why: every rule that matched, and one sentence for what was not a pass.
+        #expect(audit[4]["matched_rules"] as? [String] == ["no-executables"])
+        #expect((audit[4]["detail"] as? String)?.isEmpty == false)
+        #expect(audit[0]["detail"] == nil)
+    }
+
+    /// A browser writes `"` in a filename as `%22`. The enforcing route refuses it (`unsafe_filenames: reject`);
+    /// report-only forwards it sanitised and logs the refusal it would have been.
+    @Test func forwardsAPercentEncodedQuoteSanitisedAndAuditsTheRefusal() throws {
+        let parts = [FormPart("notes", filename: "my %22quoted%22 file.txt", type: "text/plain", Array("x".utf8))]
+        let result = try RawRequest.rewrite(RawRequest.form("/upload", parts), config: Self.config)
+        #expect(result.status == 0, "stderr: \(result.stderr) \(result.stdout)")
+        #expect(try PrintedMessage(result.stdoutBytes).parts().map(\.filename) == ["my _22quoted_22 file.txt"])
+        let audit = RewritePolicyImagesTests.audit(result)
+        #expect(audit.first?["decision"] as? String == "reject (report-only)")
+        #expect(audit.first?["rule"] as? String == "unsafe_filename")
     }
 
     @Test func sanitisesFilenamesWhileReportingTheRefusal() throws {

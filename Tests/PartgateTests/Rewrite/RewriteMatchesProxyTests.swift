@@ -79,6 +79,32 @@ struct RewriteMatchesProxyTests {
         }
     }
 
+    /// A request without a body goes at once on both forwarding modes: no spool, no Content-Length added.
+    @Test(arguments: ["stream", "spool"])
+    func bodilessRequestsAreIdentical(forward: String) throws {
+        let upstream = try UpstreamCapture()
+        defer { upstream.stop() }
+        let workspace = try ConfigWorkspace()
+        defer { workspace.remove() }
+        let config = try workspace.write(Self.config(upstreamPort: upstream.port, forward: forward),
+                                         to: "partgate.yaml")
+        let server = try ServeProcess(configPath: config)
+        defer { server.kill() }
+        let port = try #require(server.listeningPorts(count: 1).first)
+        let request = Array("GET /api/items?page=2 HTTP/1.1\r\nHost: example.test\r\n\r\n".utf8)
+        let client = try TestHTTPClient(port: port)
+        client.send(request)
+        #expect(client.readResponse()?.status == 200)
+        server.expectCleanStop()
+
+        let proxied = try PrintedMessage(try #require(upstream.received.first))
+        let result = try RawRequest.rewrite(request, config: config)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let printed = try PrintedMessage(result.stdoutBytes)
+        #expect(String(decoding: printed.head, as: UTF8.self) == String(decoding: proxied.head, as: UTF8.self))
+        #expect(printed.field("content-length") == nil && printed.body.isEmpty)
+    }
+
     @Test func refusalsAreIdentical() throws {
         let upstream = try UpstreamCapture()
         defer { upstream.stop() }

@@ -148,13 +148,15 @@ struct ServeMetricsTests {
         }
 
         // Parts by decision and rule.
-        #expect(metrics.samples("partgate_parts_total", including: [:]).count == 3)
+        #expect(metrics.samples("partgate_parts_total", including: [:]).count == 4)
         let partLabels = { (route: String, decision: String, rule: String) in
             ["route": route, "decision": decision, "rule": rule, "report_only": "false"]
         }
         #expect(count("partgate_parts_total", partLabels("uploads", "pass", "default")) == 3)
         #expect(count("partgate_parts_total", partLabels("uploads", "strip", "drop-internal")) == 3)
         #expect(count("partgate_parts_total", partLabels("images", "reject", "no-executables")) == 1)
+        // The part the parser refused (the body ends without its close delimiter) counts as refused by the flag.
+        #expect(count("partgate_parts_total", partLabels("strict", "reject", "missing_final_boundary")) == 1)
 
         // Body bytes: every byte of the three uploads in, exactly what the upstream decoded out.
         #expect(count("partgate_body_bytes_in_total", ["route": "uploads"]) == Double(sent))

@@ -23,10 +23,17 @@ final class ServeProcess: @unchecked Sendable {
         try self.init(arguments: ["serve", "--config", configPath])
     }
 
-    /// Starts `partgate ARGUMENTS` (`serve` or `demo`) and returns at once.
-    init(arguments: [String]) throws {
-        process.executableURL = PartgateBinary.url
-        process.arguments = arguments
+    /// Starts `partgate ARGUMENTS` (`serve` or `demo`) and returns at once; with `fileLimit`, under that many
+    /// descriptors at most (soft and hard: `ulimit -n` in a shell that then execs partgate, so ``pid`` is its).
+    init(arguments: [String], fileLimit: Int? = nil) throws {
+        if let fileLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", PartgateBinary.url.path]
+                + arguments
+        } else {
+            process.executableURL = PartgateBinary.url
+            process.arguments = arguments
+        }
         let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = stderrPipe

@@ -17,7 +17,11 @@ struct ServeUpstreamFailureTests {
         let warning = serve.waitForLogLine { $0["level"] as? String == "warning" }
         let refused = serve.waitForLog("refused")
         #expect(refused?["status"] as? Int == problem(curl).status)
-        #expect(!serve.logLines.contains { $0["msg"] as? String == "access" })
+        #expect(refused?["route"] as? String == "all" && refused?["method"] as? String == "POST")
+        #expect(refused?["target"] as? String == "/upload" && refused?["request"] is String)
+        // The answer has its access line, as every answer has.
+        let access = serve.waitForLog("access")
+        #expect(access?["status"] as? Int == problem(curl).status && access?["target"] as? String == "/upload")
         serve.expectCleanStop()
         return (curl, warning)
     }

@@ -57,4 +57,44 @@ struct PolicyStageReportOnlyTests {
         _ = stage.partHead(PartHead(index: 0, name: "internal_x"))
         #expect(stage.rejection == nil)
     }
+
+    /// `unsafe_filenames: reject` refuses `%22` at the parser when enforced; report-only forwards the name
+    /// sanitised, as `sanitize` does, and records that refusal as the part's would-be decision.
+    @Test func aFilenameTheEnforcingParserRefusesGoesSanitisedAndIsRecordedAsARefusal() throws {
+        let enforcing = Build.route(unsafeFilenames: .reject)
+        #expect(enforcing.strictness.action(for: .unsafeFilename) == .reject)
+        #expect(!enforcing.reportOnlyNormalizesUnsafeFilename)
+        let route = Build.route(reportOnly: true, unsafeFilenames: .reject)
+        #expect(route.strictness.action(for: .unsafeFilename) == .normalize)
+        #expect(route.reportOnlyNormalizesUnsafeFilename)
+        let body = FormBody([
+            FormPart("doc", filename: "my %22quoted%22.txt", text: "x"), FormPart("note", text: "hi"),
+        ])
+        let run = try PolicyHarness.runEverySplit(route, body, strictness: route.strictness)
+        #expect(run.rejection == nil && run.ended)
+        #expect(run.records.map(\.decision) == [.reject, .pass])
+        #expect(run.records.map(\.reportOnly) == [true, true])
+        #expect(run.records[0].rule == "unsafe_filename")
+        #expect(run.records[0].forwardedFilename == "my _22quoted_22.txt")
+        #expect(run.records[0].detail?.contains("unsafe_filename") == true)
+        // Set in `strict:`, the flag is the operator's: report-only changes nothing about it.
+        var strict = Strictness()
+        try strict.setAction(.reject, for: .unsafeFilename)
+        let explicit = RouteConfiguration(
+            name: "t", upstream: "u", reportOnly: true, strictness: strict, unsafeFilenames: .reject)
+        #expect(explicit.strictness.action(for: .unsafeFilename) == .reject)
+        #expect(!explicit.reportOnlyNormalizesUnsafeFilename)
+    }
+
+    /// The one refusal report-only keeps (a filename with no safe spelling under `allow`) is carried out: its
+    /// record says so, not "report-only".
+    @Test func theRefusalReportOnlyCarriesOutIsNotMarkedReportOnly() throws {
+        let route = Build.route([Self.rules[0]], reportOnly: true, unsafeFilenames: .allow)
+        let body = FormBody([FormPart("internal_a", text: "1"), FormPart("doc", filename: "a\tb.txt", text: "x")])
+        let run = try PolicyHarness.run(route, body.bytes)
+        #expect(run.rejection?.reason == .unsafeFilename)
+        #expect(run.records.map(\.decision) == [.strip, .reject])
+        #expect(run.records.map(\.reportOnly) == [true, false])
+        #expect(run.records[1].decisionText == "reject")
+    }
 }

@@ -39,7 +39,7 @@ final class FaultLog: @unchecked Sendable {
         EngineEvents(
             onLog: { self.add("log: \($0)") },
             onAccess: { method, target, status, _ in self.add("access: \(method) \(target) \(status)") },
-            onProblem: { status, flag, _ in self.add("problem: \(status) \(flag)") })
+            onProblem: { self.add("problem: \($0.status) \($0.flag)") })
     }
 
     /// Waits up to `seconds` for a line containing every one of `pieces`; the line, or nil.

@@ -149,6 +149,13 @@ public final class TestHTTPClient {
         }
     }
 
+    /// Every byte not read yet, up to the server's close (or a read timeout).
+    public func readToClose() -> [UInt8] {
+        while fill() {}
+        defer { buffer = [] }
+        return buffer
+    }
+
     /// True once the server closed the connection (after everything buffered was read); false when a
     /// read timed out instead.
     public func isClosedByPeer() -> Bool {
