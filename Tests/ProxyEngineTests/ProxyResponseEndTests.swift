@@ -39,6 +39,8 @@ struct ProxyResponseEndTests {
         let response = try #require(client.readResponse())
         #expect(response.header("transfer-encoding") == "chunked" && response.header("connection") == nil)
         #expect(response.text == "hello, world")
+        // RFC 9110 §6.6.1: the upstream sent no Date, so the proxy adds one.
+        #expect(response.header("date")?.hasSuffix(" GMT") == true)
         client.send("GET /again HTTP/1.1\r\nHost: a\r\n\r\n")
         #expect(client.readResponse()?.text == "ok", "the client's connection stays open")
 

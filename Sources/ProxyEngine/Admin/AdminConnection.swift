@@ -5,7 +5,10 @@ import HTTP1
     import Glibc
 #endif
 
-/// One admin connection: reads one request head, writes the answer, closes once it is flushed.
+/// One admin connection: reads one request head, writes the answer, shuts its write side once the answer is
+/// flushed and closes when the client does (so unread input does not turn the close into a reset that could
+/// destroy the answer). Everything, head and answer, must end within the server's timeout (``AdminServer/timeout``) of the accept: an
+/// absolute deadline, not an idle timer that each byte of a trickled head would restart.
 ///
 /// Owns itself while open (`passRetained` in init, released as the last statement of ``close()``), like the
 /// proxy's connections; lives on the admin loop's thread.
@@ -14,8 +17,10 @@ final class AdminConnection: LoopResource {
     private var bev: OpaquePointer?
     private var selfRef: Unmanaged<AdminConnection>?
     private var heads = RequestHeadParser(limits: HeadLimits())
-    /// The answer is written; the connection closes once the output drained.
+    /// The answer is written; the write side shuts once the output drained.
     private var answered = false
+    /// Closes the connection ``AdminServer/timeout`` after the accept, whatever it is doing.
+    private var deadline: OpaquePointer?
 
     init?(server: AdminServer, descriptor: Int32) {
         self.server = server
@@ -28,8 +33,9 @@ final class AdminConnection: LoopResource {
         let ref = Unmanaged.passRetained(self)
         selfRef = ref
         bufferevent_setcb(bev, adminReadCB, adminWriteCB, adminEventCB, ref.toOpaque())
-        var time = timeval(AdminServer.timeout)
-        _ = withUnsafePointer(to: &time) { bufferevent_set_timeouts(bev, $0, $0) }
+        var time = timeval(server.connectionTimeout)
+        deadline = event_new(server.loop.base, -1, 0, { _, _, context in admin(context).close() }, ref.toOpaque())
+        if let deadline { event_add(deadline, &time) }
         _ = bufferevent_enable(bev, ev(EV_READ | EV_WRITE))
         server.loop.register(self)
         server.connections += 1
@@ -63,7 +69,9 @@ final class AdminConnection: LoopResource {
 
     fileprivate func drained() {
         guard answered, let bev, let output = bufferevent_get_output(bev), EvBuffer.length(output) == 0 else { return }
-        close()
+        // The answer is out: send FIN and read (and drop) until the client closes or the deadline.
+        _ = shutdown(bufferevent_getfd(bev), Int32(SHUT_WR))
+        bufferevent_disable(bev, ev(EV_WRITE))
     }
 
     fileprivate func event(_ what: Int16) {
@@ -72,6 +80,10 @@ final class AdminConnection: LoopResource {
 
     func close() {
         guard let bev else { return }
+        if let deadline {
+            event_free(deadline)
+            self.deadline = nil
+        }
         bufferevent_free(bev)
         self.bev = nil
         server.loop.unregister(self)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTP1
 
 /// The admin listener's routing: `/metrics`, `/healthz` and `/readyz` for GET and HEAD; 404 for other paths,
@@ -11,7 +14,7 @@ enum AdminResponse {
         let path = head.target.form == .origin ? head.target.path : ""
         guard paths.contains(path) else {
             return Problem(404, "not_found", detail: "the admin listener serves /metrics, /healthz and /readyz")
-                .response
+                .response(toHEAD: head.method == "HEAD")
         }
         guard head.method == "GET" || head.method == "HEAD" else {
             return problem(Problem(405, "method_not_allowed", detail: "use GET or HEAD"), extra: "Allow: GET, HEAD\r\n")
@@ -35,6 +38,7 @@ enum AdminResponse {
         }
         var bytes = Array(
             ("HTTP/1.1 \(status) \(status == 200 ? "OK" : Problem.reason(status))\r\n"
+                + "Date: \(HTTPDate.string(secondsSinceEpoch: Int64(time(nil))))\r\n"
                 + "Content-Type: \(contentType)\r\nContent-Length: \(body.count)\r\nCache-Control: no-store\r\n"
                 + "Connection: close\r\n\r\n").utf8)
         if head.method != "HEAD" { bytes += body }

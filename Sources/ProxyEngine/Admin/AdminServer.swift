@@ -26,11 +26,16 @@ public final class AdminServer: @unchecked Sendable {
     /// More connections than this at once are closed as they are accepted.
     static let maxConnections = 64
     /// Time allowed to send a head, and to read the answer.
-    static let timeout: Duration = .seconds(10)
+    public static let timeout: Duration = .seconds(10)
+    /// This server's ``timeout`` (tests shorten it).
+    let connectionTimeout: Duration
 
-    /// - Parameter handlers: what `/metrics` and `/readyz` answer with.
-    public init(handlers: AdminHandlers) {
+    /// - Parameters:
+    ///   - handlers: what `/metrics` and `/readyz` answer with.
+    ///   - timeout: how long a connection may take, from accept to its answer read (default 10 s).
+    public init(handlers: AdminHandlers, timeout: Duration = AdminServer.timeout) {
         self.handlers = handlers
+        self.connectionTimeout = timeout
     }
 
     /// Binds `address` and starts the admin thread.

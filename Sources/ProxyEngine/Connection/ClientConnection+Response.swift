@@ -48,12 +48,46 @@ extension ClientConnection: UpstreamDelegate {
             }
             return
         }
+        if retryOnNewConnection(exchange, after: upstream, timedOut: timedOut) {
+            worker.events.log(
+                "upstream \(upstream.settings.name): a reused connection \(reason ?? "closed") before responding; "
+                    + "\(exchange.head.method) sent again on a new connection")
+            return
+        }
         worker.events.log("upstream \(upstream.settings.name): \(reason ?? "closed before responding")")
         if timedOut {
             answer(Problem(504, "upstream_timeout"))
         } else {
             answer(Problem(502, "upstream_failed"))
         }
+    }
+
+    /// The methods a request may be sent again with when a connection failed under it (RFC 9110 §9.2.2).
+    static let idempotentMethods: Set<String> = ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"]
+
+    /// A keep-alive connection taken from the pool may have been closed by the upstream as the request went out
+    /// (its idle timeout, or a close it did not announce). Like nginx and HAProxy, a request is then sent once
+    /// more on a new connection, when that is safe: an idempotent method (RFC 9112 §9.3.1), no body, all of it
+    /// written, and no byte of a response read. Anything else is 502 as before.
+    private func retryOnNewConnection(_ exchange: Exchange, after failed: UpstreamConnection, timedOut: Bool) -> Bool {
+        guard !timedOut, !exchange.retried, failed.requests > 1, exchange.requestDone, exchange.responseStatus == nil,
+            exchange.responseParser.isIdle, exchange.rewrite == nil, exchange.spool == nil, !worker.draining,
+            exchange.interimResponses == 0, Self.idempotentMethods.contains(exchange.head.method),
+            exchange.framing.body == .none || exchange.framing.body == .contentLength(0),
+            let routeUpstream = exchange.routeUpstream,
+            let upstream = UpstreamConnection(
+                loop: worker.loop, settings: routeUpstream.settings, generation: settings.generation,
+                buffers: settings.buffers, metrics: exchange.metrics?.upstream, addressMemory: worker.pool)
+        else { return false }
+        exchange.retried = true
+        upstream.delegate = self
+        upstream.requests += 1
+        upstream.limitWriteRate(exchange.route.maxUpstreamRate)
+        exchange.upstream = upstream
+        exchange.upstreamStarted = MonotonicClock.now()
+        writeUpstreamHead(exchange, to: upstream)
+        requestQueued(exchange, upstream)
+        return true
     }
 
     /// Parses the response head, then moves the response body to the client.
@@ -191,6 +225,8 @@ extension ClientConnection: UpstreamDelegate {
         } else if exchange.responseChunked {
             adding.append(HTTPField(name: "Transfer-Encoding", value: "chunked"))
         }
+        // RFC 9110 §6.6.1: a recipient with a clock forwarding a response without Date adds one.
+        if !head.fields.contains(named: "date") { adding.append(HTTPField(name: "Date", value: worker.httpDate())) }
         if closeAfterExchange {
             adding.append(HTTPField(name: "Connection", value: "close"))
         } else if !clientHTTP11 {

@@ -45,6 +45,8 @@ final class ClientConnection: LoopResource {
     /// The one per-connection timer (``LazyTimer``) and the deadline it serves (``CoarseClock`` milliseconds;
     /// `.max`: none).
     private var timer: LazyTimer?
+    /// A TLS connection before its first byte: the socket, the listener's TLS, and the event that waits.
+    private var pendingTLS: (descriptor: Int32, tls: any ServerTLSProvider, waiting: OpaquePointer)?
     private var deadline = Int64.max
     private var shutDown = false
     /// A TLS error ended the connection (its session must not be resumed).
@@ -77,42 +79,82 @@ final class ClientConnection: LoopResource {
         self.isTLS = tls != nil
         self.heads = RequestHeadParser(limits: settings.headLimits)
         let base = worker.loop.base
-        let options = Int32(bitPattern: BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
-        if let tls {
-            guard let ssl = tls.makeServerSSL() else {
-                Glibc.close(descriptor)
-                return nil
-            }
-            guard let bev = bufferevent_openssl_socket_new(base, descriptor, ssl, BUFFEREVENT_SSL_ACCEPTING, options) else {
-                SSL_free(ssl)
-                Glibc.close(descriptor)
-                return nil
-            }
-            bufferevent_openssl_set_allow_dirty_shutdown(bev, 1)
-            self.bev = bev
-        } else {
-            guard let bev = bufferevent_socket_new(base, descriptor, options) else {
-                Glibc.close(descriptor)
-                return nil
-            }
-            self.bev = bev
-        }
         setNoDelay(descriptor)
         let ref = Unmanaged.passRetained(self)
         selfRef = ref
+        if let tls {
+            // The SSL object and its handshake buffers (~40 KB) wait for the client's first byte, as nginx's do:
+            // a connection that never sends a ClientHello costs a socket and this object until header_timeout.
+            guard let waiting = event_new(base, descriptor, Int16(EV_READ), { _, _, context in
+                withExtendedLifetime(client(context)) { $0.firstBytesArrived() }
+            }, ref.toOpaque()) else {
+                Glibc.close(descriptor)
+                selfRef = nil
+                ref.release()
+                return nil
+            }
+            event_add(waiting, nil)
+            pendingTLS = (descriptor, tls, waiting)
+        } else {
+            let options = Int32(bitPattern: BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
+            guard let bev = bufferevent_socket_new(base, descriptor, options) else {
+                Glibc.close(descriptor)
+                selfRef = nil
+                ref.release()
+                return nil
+            }
+            attach(bev, descriptor: descriptor, plain: true)
+        }
+        timer = LazyTimer(base: base, context: ref.toOpaque()) { _, _, context in
+            withExtendedLifetime(Unmanaged<ClientConnection>.fromOpaque(context!).takeUnretainedValue()) {
+                $0.timerExpired()
+            }
+        }
+        worker.loop.register(self)
+        worker.connections += 1
+        worker.metrics.openConnections.increment()
+        arm(settings.headerTimeout)
+    }
+
+    /// A TLS client's first bytes: the SSL object and its bufferevent are made now, and the handshake starts.
+    private func firstBytesArrived() {
+        guard let (descriptor, tls, waiting) = pendingTLS else { return }
+        pendingTLS = nil
+        event_free(waiting)
+        let options = Int32(bitPattern: BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
+        guard let ssl = tls.makeServerSSL() else {
+            closeUnattached(descriptor)
+            return
+        }
+        guard let bev = bufferevent_openssl_socket_new(
+            worker.loop.base, descriptor, ssl, BUFFEREVENT_SSL_ACCEPTING, options)
+        else {
+            SSL_free(ssl)
+            closeUnattached(descriptor)
+            return
+        }
+        bufferevent_openssl_set_allow_dirty_shutdown(bev, 1)
+        attach(bev, descriptor: descriptor, plain: false)
+    }
+
+    /// Sets up the client's bufferevent: callbacks, watermarks, and the write and read paths.
+    private func attach(_ bev: OpaquePointer, descriptor: Int32, plain: Bool) {
+        self.bev = bev
+        let base = worker.loop.base
+        let context = selfRef!.toOpaque()
         let buffers = settings.buffers
-        bufferevent_setcb(bev, clientReadCB, clientWriteCB, clientEventCB, ref.toOpaque())
+        bufferevent_setcb(bev, clientReadCB, clientWriteCB, clientEventCB, context)
         bufferevent_setwatermark(bev, ev(EV_READ), 0, buffers.readHighWater)
         _ = bufferevent_set_max_single_read(bev, buffers.maxSingleIO)
         _ = bufferevent_set_max_single_write(bev, buffers.maxSingleIO)
-        if tls == nil {
+        if plain {
             // Reading is ours, in large reads (see SocketReader). So is the first write of an answer: an
             // enabled write event costs two epoll_ctl calls and a wake-up per response, so it stays off while
             // the socket takes everything, and the bufferevent writes only what a direct write left.
             flushEvent = event_new(base, -1, 0, { _, _, context in
                 withExtendedLifetime(client(context)) { $0.flush() }
-            }, ref.toOpaque())
-            outputWatch = evbuffer_add_cb(bufferevent_get_output(bev), clientOutputCB, ref.toOpaque())
+            }, context)
+            outputWatch = evbuffer_add_cb(bufferevent_get_output(bev), clientOutputCB, context)
             _ = bufferevent_disable(bev, ev(EV_WRITE))  // a new bufferevent starts with writing enabled
             let reader = SocketReader(
                 base: base, descriptor: descriptor, input: bufferevent_get_input(bev),
@@ -132,18 +174,9 @@ final class ClientConnection: LoopResource {
         } else {
             // The OpenSSL bufferevent writes only once epoll reports the socket writable; have it write in
             // the loop turn that queued the bytes instead (see UpstreamConnection.outputGrew()).
-            outputWatch = evbuffer_add_cb(bufferevent_get_output(bev), clientTLSOutputCB, ref.toOpaque())
+            outputWatch = evbuffer_add_cb(bufferevent_get_output(bev), clientTLSOutputCB, context)
             _ = bufferevent_enable(bev, ev(EV_READ | EV_WRITE))
         }
-        timer = LazyTimer(base: base, context: ref.toOpaque()) { _, _, context in
-            withExtendedLifetime(Unmanaged<ClientConnection>.fromOpaque(context!).takeUnretainedValue()) {
-                $0.timerExpired()
-            }
-        }
-        worker.loop.register(self)
-        worker.connections += 1
-        worker.metrics.openConnections.increment()
-        arm(settings.headerTimeout)
     }
 
     var input: OpaquePointer { bufferevent_get_input(bev!) }
@@ -354,7 +387,7 @@ final class ClientConnection: LoopResource {
                 exchange?.head.method ?? "-", exchange?.head.target.string ?? "-", problem.status,
                 exchange?.route.name ?? "-")
         }
-        EvBuffer.add(output, problem.response)
+        EvBuffer.add(output, problem.response(toHEAD: exchange?.head.method == "HEAD"))
         beginClosing()
     }
 
@@ -380,15 +413,20 @@ final class ClientConnection: LoopResource {
     }
 
     func close() {
+        if let (descriptor, _, waiting) = pendingTLS {
+            pendingTLS = nil
+            event_free(waiting)
+            closeUnattached(descriptor)
+            return
+        }
         guard let bev else { return }
+        let midExchange = exchange != nil
         if let exchange { exchangeAbandoned(exchange) }
         if let upstream = exchange?.upstream {
             upstream.close()
         }
         exchange?.spool?.close()
         exchange = nil
-        timer?.free()
-        timer = nil
         reader?.close()
         reader = nil
         if let outputWatch {
@@ -402,10 +440,24 @@ final class ClientConnection: LoopResource {
         // As for upstream connections: OpenSSL only keeps a session resumable (TLS 1.2 session ids) when the
         // SSL object was shut down; libevent frees it without, so record the shutdown unless TLS failed.
         if isTLS, !tlsFailed, let ssl = bufferevent_openssl_get_ssl(bev) {
+            // Between requests (keep-alive timeout, or the client's own close_notify) the end is orderly:
+            // close_notify first (RFC 8446 §6.1). Never mid-exchange: it would make a cut answer look complete.
+            if !shutDown, !midExchange, phase == .head, SSL_is_init_finished(ssl) == 1,
+                EvBuffer.length(output) == 0
+            {
+                _ = SSL_shutdown(ssl)
+            }
             SSL_set_shutdown(ssl, SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN)
         }
         bufferevent_free(bev)
         self.bev = nil
+        finishClose()
+    }
+
+    /// What every close ends with: the worker forgets the connection, which releases itself.
+    func finishClose() {
+        timer?.free()
+        timer = nil
         worker.loop.unregister(self)
         worker.connections -= 1
         worker.metrics.openConnections.decrement()
@@ -413,6 +465,14 @@ final class ClientConnection: LoopResource {
         let ref = selfRef
         selfRef = nil
         ref?.release()  // may deinit self: keep last
+    }
+}
+
+extension ClientConnection {
+    /// Closes a connection that has no bufferevent (a TLS one before or at its first byte).
+    func closeUnattached(_ descriptor: Int32) {
+        Glibc.close(descriptor)
+        finishClose()
     }
 }
 

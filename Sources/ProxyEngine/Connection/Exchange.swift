@@ -22,6 +22,8 @@ final class Exchange {
     private let id: RequestID
     /// The id's text (made when a line needs it, not for every request).
     var requestID: String { id.description }
+    /// The request was sent again on a new connection after a reused one failed under it (once at most).
+    var retried = false
     /// For a passed-through body: re-chunk it (the client sent it chunked).
     let chunkedPassthrough: Bool
     /// Decoded body bytes so far (the route's body_bytes limit applies to these).

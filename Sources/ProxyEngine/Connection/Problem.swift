@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HTTP1
 /// An error answer to a client: RFC 9457 `application/problem+json` with the status, a short title and the
 /// rule or flag that fired; never internal details (those go to the log).
 ///
@@ -25,7 +29,11 @@ package struct Problem: Error, Sendable, Equatable {
     }
 
     /// The whole response: status line, headers (always `Connection: close`) and the JSON body.
-    package var response: [UInt8] {
+    package var response: [UInt8] { response(toHEAD: false) }
+
+    /// The whole response, dated now; to a HEAD request without its body (RFC 9110 §9.3.2), its Content-Length
+    /// still the body's.
+    package func response(toHEAD: Bool, now: Int64 = Int64(time(nil))) -> [UInt8] {
         var object = JSONObjectWriter()
         object.add("type", "about:blank")
         object.add("title", Self.reason(status))
@@ -34,9 +42,9 @@ package struct Problem: Error, Sendable, Equatable {
         if let part { object.add("part", part) }
         if let detail { object.add("detail", detail) }
         let body = object.finished + "\n"
-        let head = "HTTP/1.1 \(status) \(Self.reason(status))\r\nContent-Type: application/problem+json\r\n"
-            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
-        return Array((head + body).utf8)
+        let head = "HTTP/1.1 \(status) \(Self.reason(status))\r\nDate: \(HTTPDate.string(secondsSinceEpoch: now))\r\n"
+            + "Content-Type: application/problem+json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+        return Array((toHEAD ? head : head + body).utf8)
     }
 
     /// The reason phrase for `status` (`Content Too Large` for 413).

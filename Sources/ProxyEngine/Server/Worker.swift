@@ -1,4 +1,5 @@
 import CEventTLS
+import HTTP1
 import Multipart
 
 /// One worker: an event loop on its own thread, its listeners, its client connections and its pool of
@@ -61,6 +62,19 @@ final class Worker: @unchecked Sendable {
             events.access(method, target, status, route)
         }
     }
+
+    /// The `Date` value for now, made at most once a second (the loop's cached time).
+    func httpDate() -> String {
+        var now = timeval()
+        _ = event_base_gettimeofday_cached(loop.base, &now)
+        if now.tv_sec != dateSecond {
+            dateSecond = now.tv_sec
+            dateText = HTTPDate.string(secondsSinceEpoch: Int64(now.tv_sec))
+        }
+        return dateText
+    }
+    private var dateSecond = -1
+    private var dateText = ""
 
     /// A request id for audit lines: the worker's random prefix and a counter.
     func nextRequestID() -> RequestID {
