@@ -167,6 +167,30 @@ public struct HTTPFields: Sendable {
         return values
     }
 
+    /// Whether the head has no Content-Length, or one line of it spelled as its number is written in decimal
+    /// (no leading zero, sign, space or list): what can be relayed as received without a recipient that reads
+    /// `010` as octal, or `1, 1` as a list, taking another length.
+    package var contentLengthIsCanonical: Bool {
+        switch known.lookup(.contentLength) {
+        case .none:
+            return true
+        case .several:
+            return false
+        case .one(let index):
+            let entry = entries[index]
+            let count = entry.valueEnd - entry.valueStart
+            guard count > 0, count <= 19 else { return false }
+            return storage.withUnsafeBufferPointer { stored in
+                if count > 1, stored[entry.valueStart] == UInt8(ascii: "0") { return false }
+                for position in entry.valueStart..<entry.valueEnd
+                where stored[position] < UInt8(ascii: "0") || stored[position] > UInt8(ascii: "9") {
+                    return false
+                }
+                return true
+            }
+        }
+    }
+
     /// Whether a field line has the known name `name`.
     func contains(_ name: KnownFieldName) -> Bool {
         if case .none = known.lookup(name) { return false }

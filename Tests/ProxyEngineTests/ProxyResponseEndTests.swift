@@ -19,6 +19,9 @@ struct ProxyResponseEndTests {
                 Thread.sleep(forTimeInterval: 0.1)
                 var linger = linger(l_onoff: 1, l_linger: 0)  // close with a reset
                 setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+            } else if head.contains("/octal") {
+                RawServer.send(fd, "HTTP/1.1 200 OK\r\nContent-Length: 010\r\nConnection: close\r\n\r\n0123456789")
+                _ = RawServer.drain(fd)
             } else if head.contains("/bad-chunk") {
                 RawServer.send(fd, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\nzz\r\n")
                 _ = RawServer.drain(fd)
@@ -73,5 +76,19 @@ struct ProxyResponseEndTests {
         let bytes = String(decoding: client.readToClose(), as: UTF8.self)
         #expect(bytes.hasPrefix("HTTP/1.1 200 "), "the head already queued still goes out: \(bytes)")
         #expect(bytes.hasSuffix("\r\n\r\n5\r\nhello\r\n"), "no last chunk: \(bytes)")
+    }
+
+    /// A length written otherwise than in plain decimal is written again as partgate read it (as on the request
+    /// side): `010` is ten here, and eight to a reader of octal.
+    @Test func aContentLengthWithALeadingZeroIsWrittenInDecimal() throws {
+        let upstream = try Self.upstream()
+        defer { upstream.stop() }
+        let (proxy, port) = try ProxyServer.started(toPlainUpstream: upstream.port)
+        defer { proxy.stop(); proxy.wait() }
+        let client = try TestHTTPClient(port: port, timeout: 10)
+        client.send("GET /octal HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+        let response = try #require(client.readResponse())
+        #expect(response.headers.filter { $0.0.lowercased() == "content-length" }.map(\.1) == ["10"])
+        #expect(response.text == "0123456789")
     }
 }

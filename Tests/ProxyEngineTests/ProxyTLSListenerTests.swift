@@ -1,6 +1,7 @@
 import CEventTLS
 import Foundation
 import Glibc
+import LoopbackTestSupport
 import ProxyEngine
 import Testing
 
@@ -54,6 +55,18 @@ struct ProxyTLSListenerTests {
         let response = Self.exchange(client, "GET /x HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
         #expect(response?.hasPrefix("HTTP/1.1 200 ") == true, "\(response ?? "nil")")
         client.close()
+    }
+
+    /// A plain HTTP request on the TLS port gets a readable 400, as nginx answers it, not a reset.
+    @Test func plainHTTPOnTheTLSPortIsAnswered400() throws {
+        let harness = try Self.harness()
+        defer { harness.shutdown() }
+        let client = try TestHTTPClient(port: harness.port, timeout: 5)
+        client.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        let response = try #require(client.readResponse())
+        #expect(response.status == 400)
+        #expect(response.json?["flag"] as? String == "plain_http_on_tls_port")
+        #expect(client.isClosedByPeer())
     }
 
     @Test func aSilentClientIsClosedAtTheHeaderTimeout() throws {

@@ -240,6 +240,14 @@ extension ClientConnection: UpstreamDelegate {
             : Self.hopByHopRemovals.union(framing.connectionOptions.subtracting(RequestFraming.protectedFieldNames))
         // A 204 carries no Content-Length (RFC 9110 §8.6): one received is not passed on for clients to wait on.
         if head.status == 204 { removing = removing.union(["content-length"]) }
+        // A length spelled otherwise than in plain decimal (`010`, `+5`, `5, 5`) is written again as partgate read
+        // it, as on the request side: a recipient that reads `010` as octal would frame another body.
+        if head.status != 204, !head.fields.contentLengthIsCanonical {
+            removing = removing.union(["content-length"])
+            if case .contentLength(let length) = framing.body {
+                adding.append(HTTPField(name: "Content-Length", value: String(length)))
+            }
+        }
         worker.withHeadBuffer { bytes in
             head.write(into: &bytes, version: .http1_1, removing: removing, adding: adding)
             EvBuffer.add(output, bytes)

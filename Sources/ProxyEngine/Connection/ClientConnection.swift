@@ -119,9 +119,29 @@ final class ClientConnection: LoopResource {
     /// A TLS client's first bytes: the SSL object and its bufferevent are made now, and the handshake starts.
     private func firstBytesArrived() {
         guard let (descriptor, tls, waiting) = pendingTLS else { return }
+        var first: UInt8 = 0
+        let peeked = recv(descriptor, &first, 1, Int32(MSG_PEEK))
+        if peeked < 0, errno == EAGAIN || errno == EINTR {
+            event_add(waiting, nil)
+            return
+        }
         pendingTLS = nil
         event_free(waiting)
         let options = Int32(bitPattern: BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
+        if peeked == 1, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z"),
+            let bev = bufferevent_socket_new(worker.loop.base, descriptor, options)
+        {
+            // A request line, not a TLS record (which starts with 0x16): a plain HTTP client on a TLS port gets a
+            // clear 400, as nginx answers it, instead of a reset.
+            tlsFailed = true
+            attach(bev, descriptor: descriptor, plain: true)
+            answer(Problem(400, "plain_http_on_tls_port", detail: "this port speaks HTTPS"))
+            return
+        }
+        guard peeked == 1 else {
+            closeUnattached(descriptor)
+            return
+        }
         guard let ssl = tls.makeServerSSL() else {
             closeUnattached(descriptor)
             return
