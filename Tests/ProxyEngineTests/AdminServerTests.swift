@@ -51,4 +51,17 @@ struct AdminServerTests {
         client.send("GET /healthz HTTP/1.1\r\nHost: a\r\nX-Big: " + String(repeating: "a", count: 20_000) + "\r\n\r\n")
         #expect(client.readResponse()?.status == 431)
     }
+
+    /// The admin listener reads a request as the proxy does: what the proxy refuses, it refuses.
+    @Test(arguments: [
+        "GET /healthz HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\nTransfer-Encoding: chunked\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\n\r\n",
+    ])
+    func aHeadTheProxyRefusesIsRefused(request: String) throws {
+        let (server, port) = try Self.started()
+        defer { server.stop() }
+        let client = try TestHTTPClient(port: port)
+        client.send(request)
+        #expect(client.readResponse()?.status == 400)
+    }
 }

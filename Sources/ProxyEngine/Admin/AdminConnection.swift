@@ -53,7 +53,13 @@ final class AdminConnection: LoopResource {
                 EvBuffer.drain(input, chain.count)
             case .complete(let head, let consumed):
                 EvBuffer.drain(input, consumed)
-                respond(AdminResponse.make(for: head, handlers: server.handlers))
+                do {
+                    // The proxy's own checks (framing, Host, look-alike names): one reading of a request here too.
+                    _ = try RequestAdmission.checkHead(head)
+                    respond(AdminResponse.make(for: head, handlers: server.handlers))
+                } catch {
+                    respond(error.response(toHEAD: head.method == "HEAD"))
+                }
             case .error(let error):
                 respond(Problem(http: error).response)
             }
