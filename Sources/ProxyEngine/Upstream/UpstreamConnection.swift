@@ -497,7 +497,10 @@ final class UpstreamConnection: LoopResource {
                 if codes.isEmpty, EVUTIL_SOCKET_ERROR_errno() != 0, !connected {
                     reason += ": " + String(cString: strerror(EVUTIL_SOCKET_ERROR_errno()))
                 } else {
-                    reason += ": " + tls.failureReason(ssl, errorCodes: codes)
+                    let failure = tls.failureReason(ssl, errorCodes: codes)
+                    // After the handshake a TLS error is one of the connection, not of a handshake.
+                    reason += ": " + (connected ? failure.replacingOccurrences(of: "TLS handshake failed: ", with: "TLS: ")
+                        : failure)
                 }
             } else {
                 let code = EVUTIL_SOCKET_ERROR_errno()
