@@ -18,7 +18,8 @@ public struct PartAuditRecord: Sendable, Hashable {
     public var name: String
     /// The field name as forwarded; nil when the part was not forwarded.
     public var forwardedName: String?
-    /// The filename as received.
+    /// The filename as received, as the parser read it (after the strict flags that normalise: `%22` replaced,
+    /// `filename*` decoded, bad UTF-8 replaced).
     public var filename: String?
     /// The filename as forwarded (sanitised, renamed); nil when the part was not forwarded or has none.
     public var forwardedFilename: String?
