@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Multipart
+import Policy
 
 /// `partgate inspect [--content-type CT] [--request] [FILE|-]`: what is in this body?
 struct InspectCommand: ParsableCommand {
@@ -24,6 +25,12 @@ struct InspectCommand: ParsableCommand {
     @Option(name: .customLong("strict"), help: "Override a strict flag, e.g. lf_line=normalize (repeatable).")
     var strict: [String] = []
 
+    @Option(name: .long, help: "A configuration file: with --route, read as that route reads (its strict flags and limits).")
+    var config: String?
+
+    @Option(name: .long, help: "The route of --config whose strict flags and limits apply (--strict overrides them).")
+    var route: String?
+
     @Argument(help: "The input file, or - for standard input.")
     var file: String = "-"
 
@@ -31,7 +38,28 @@ struct InspectCommand: ParsableCommand {
         if request && contentType != nil {
             throw ValidationError("--content-type and --request exclude each other: a request carries its own")
         }
-        _ = try strictness()
+        if (config == nil) != (route == nil) {
+            throw ValidationError("--config and --route go together: the route whose strict flags and limits apply")
+        }
+        _ = try strictness(base: Strictness())
+    }
+
+    /// The route named by --route in --config, or nil without them; exits 1 with the loader's diagnostics.
+    private func configuredRoute() throws -> RouteConfiguration? {
+        guard let config, let route else { return nil }
+        let configuration: ProxyConfiguration
+        do {
+            configuration = try ConfigLoader.load(path: config)
+        } catch {
+            for diagnostic in error.diagnostics { StandardStream.err.write("\(diagnostic)\n") }
+            throw ExitCode(1)
+        }
+        guard let found = configuration.routes.first(where: { $0.name == route }) else {
+            let names = configuration.routes.map { "'\($0.name)'" }.joined(separator: ", ")
+            StandardStream.err.write("partgate inspect: --route '\(route)': no such route in \(config) (routes: \(names))\n")
+            throw ExitCode(1)
+        }
+        return found
     }
 
     func run() throws {
@@ -42,7 +70,11 @@ struct InspectCommand: ParsableCommand {
             StandardStream.err.write("partgate inspect: \(error)\n")
             throw ExitCode(1)
         }
-        var inspection = Inspection(strictness: try strictness(), contentType: contentType, output: StandardStream.out)
+        let route = try configuredRoute()
+        var inspection = Inspection(
+            strictness: try strictness(base: route?.strictness ?? Strictness()),
+            limits: route?.limits.multipartLimits ?? MultipartLimits(), contentType: contentType,
+            output: StandardStream.out)
         let outcome = request ? inspection.runRequest(input) : inspection.runBody(input)
         switch outcome {
         case .valid:
@@ -56,7 +88,8 @@ struct InspectCommand: ParsableCommand {
         }
     }
 
-    private func strictness() throws -> Strictness {
+    private func strictness(base: Strictness) throws -> Strictness {
+        var result = base
         var overrides: [StrictFlag: StrictAction] = [:]
         for item in strict {
             let pieces = item.split(separator: "=", maxSplits: 1).map(String.init)
@@ -70,7 +103,8 @@ struct InspectCommand: ParsableCommand {
             overrides[flag] = action
         }
         do {
-            return try Strictness(overrides)
+            for (flag, action) in overrides { try result.setAction(action, for: flag) }
+            return result
         } catch {
             throw ValidationError("--strict: \(error)")
         }

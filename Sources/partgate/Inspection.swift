@@ -16,6 +16,7 @@ struct Inspection {
     private static let firstLineLimit = 256
 
     let strictness: Strictness
+    let limits: MultipartLimits
     let contentType: String?
     let output: StandardStream
     private var parser: MultipartParser?
@@ -23,8 +24,9 @@ struct Inspection {
     private var prefix: [UInt8] = []
     private var rejection: (name: String, part: Int?, offset: Int64?, text: String)?
 
-    init(strictness: Strictness, contentType: String?, output: StandardStream) {
+    init(strictness: Strictness, limits: MultipartLimits = MultipartLimits(), contentType: String?, output: StandardStream) {
         self.strictness = strictness
+        self.limits = limits
         self.contentType = contentType
         self.output = output
     }
@@ -109,7 +111,7 @@ struct Inspection {
     private mutating func start(contentType: String) -> Bool {
         do {
             let parsed = try MultipartContentType.parse(contentType)
-            parser = MultipartParser(boundary: parsed.boundary, strictness: strictness)
+            parser = MultipartParser(boundary: parsed.boundary, limits: limits, strictness: strictness)
             return true
         } catch {
             rejection = (error.name, nil, error.offset, "Content-Type: \(error.name) at byte \(error.offset)")
@@ -122,7 +124,7 @@ struct Inspection {
         if parser == nil {
             prefix.append(contentsOf: span)
             guard let boundary = inferredBoundary(final: false) else { return rejection == nil }
-            parser = MultipartParser(boundary: boundary, strictness: strictness)
+            parser = MultipartParser(boundary: boundary, limits: limits, strictness: strictness)
             let held = prefix
             prefix = []
             return held.withUnsafeBytes { parse($0) }
@@ -145,7 +147,7 @@ struct Inspection {
     private mutating func endBody() {
         if parser == nil {
             guard let boundary = inferredBoundary(final: true) else { return }
-            parser = MultipartParser(boundary: boundary, strictness: strictness)
+            parser = MultipartParser(boundary: boundary, limits: limits, strictness: strictness)
             let held = prefix
             prefix = []
             guard held.withUnsafeBytes({ parse($0) }) else { return }

@@ -128,6 +128,33 @@ struct InspectCommandTests {
         #expect(empty.status == 0, "\(empty.stderr)")
     }
 
+    /// With --config and --route the body is read as that route reads it: its strict flags and limits.
+    @Test func aRoutesStrictFlagsAndLimitsApply() throws {
+        let workspace = try ConfigWorkspace()
+        defer { workspace.remove() }
+        let yaml = [
+            "version: 1", "listeners: [{ address: 127.0.0.1:0 }]", "upstreams: { app: { url: \"http://127.0.0.1:9\" } }",
+            "routes:", "  - { name: small, upstream: app, limits: { field_bytes: 3 } }",
+            "  - { name: sanitizing, upstream: app }",
+        ].joined(separator: "\n")
+        let config = try workspace.write(yaml, to: "partgate.yaml")
+        let body = "--XyZ\r\nContent-Disposition: form-data; name=\"a\"; filename=\"q%22.txt\"\r\n\r\nx\r\n"
+            + "--XyZ\r\nContent-Disposition: form-data; name=\"b\"\r\n\r\nhello\r\n--XyZ--\r\n"
+        func inspect(_ arguments: [String]) throws -> PartgateBinary.Result {
+            try PartgateBinary.run(["inspect"] + arguments) { try? $0.write(contentsOf: Data(body.utf8)) }
+        }
+        // The parser's defaults refuse `%22` in a filename; a route under unsafe_filenames: sanitize replaces it.
+        #expect(try inspect(["-"]).status == 2)
+        let sanitizing = try inspect(["--config", config, "--route", "sanitizing", "-"])
+        #expect(sanitizing.status == 0, "\(sanitizing.stderr)")
+        #expect(sanitizing.stdout.contains("\"filename\":\"q_22.txt\""))
+        let small = try inspect(["--config", config, "--route", "small", "-"])
+        #expect(small.status == 2 && small.stderr.contains("limit_field_bytes"), "\(small.stderr)")
+        let unknown = try inspect(["--config", config, "--route", "nope", "-"])
+        #expect(unknown.status == 1 && unknown.stderr.contains("'small', 'sanitizing'"))
+        #expect(try inspect(["--config", config, "-"]).status != 0, "--config without --route")
+    }
+
     @Test func usageErrorsAreOneLine() throws {
         let missing = try PartgateBinary.run(["inspect", "/nonexistent/partgate-input"])
         #expect(missing.status == 1)
