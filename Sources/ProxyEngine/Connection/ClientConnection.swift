@@ -367,6 +367,9 @@ final class ClientConnection: LoopResource {
         if flags & Int32(BEV_EVENT_CONNECTED) != 0 { return }  // TLS handshake done (P8)
         if isTLS, flags & Int32(BEV_EVENT_ERROR) != 0, let bev, bufferevent_get_openssl_error(bev) != 0 {
             tlsFailed = true
+            if let ssl = bufferevent_openssl_get_ssl(bev), SSL_is_init_finished(ssl) == 0 {
+                worker.metrics.clientTLSHandshakeFailures.increment()
+            }
         }
         if flags & Int32(BEV_EVENT_EOF) != 0, phase == .response, let exchange, exchange.bodyReceived {
             // The client finished sending; it may still read the response.

@@ -20,6 +20,8 @@ final class EngineMetrics {
     let upstreams: [String: UpstreamMetrics]
     /// Open client connections (all workers).
     let openConnections: Meter
+    /// Client TLS handshakes that failed (all workers).
+    let clientTLSHandshakeFailures: Counter
     /// Strict flags refused and normalised, by ``StrictFlag`` case index.
     private let strictRejected: [Counter?]
     private let strictNormalized: [Counter?]
@@ -35,6 +37,7 @@ final class EngineMetrics {
         routes = settings.routes.map { RouteMetrics(name: $0.name, upstream: upstreams[$0.upstream]) }
         unrouted = RouteMetrics(name: MetricName.noRoute, upstream: nil)
         openConnections = Meter(label: MetricName.openClientConnections)
+        clientTLSHandshakeFailures = Counter(label: MetricName.clientTLSHandshakeFailures)
         // Only the pairs a configuration can produce: every flag can reject, some can normalise.
         func counters(_ action: StrictAction) -> [Counter?] {
             Self.flags.map { flag in

@@ -21,6 +21,9 @@ package enum MetricName {
     package static let upstreamTLSFailures = "partgate_upstream_tls_failures_total"
     /// Histogram {upstream}: from handing a request to an upstream connection to its response head.
     package static let upstreamLatency = "partgate_upstream_latency_seconds"
+    /// Counter: client connections whose TLS handshake failed (an old protocol version, no common ALPN protocol,
+    /// bytes that are not TLS).
+    package static let clientTLSHandshakeFailures = "partgate_client_tls_handshake_failures_total"
     /// Gauge: open client connections.
     package static let openClientConnections = "partgate_open_client_connections"
     /// Gauge {upstream}: idle keep-alive upstream connections in the pools.

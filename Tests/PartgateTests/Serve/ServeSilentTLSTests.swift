@@ -29,4 +29,23 @@ struct ServeSilentTLSTests {
         silent.removeAll()
         serve.expectCleanStop()
     }
+
+    /// A client whose bytes are not TLS fails its handshake: counted in
+    /// `partgate_client_tls_handshake_failures_total`.
+    @Test func aFailedClientHandshakeIsCounted() throws {
+        let fixture = try ServeFixture()
+        defer { fixture.remove() }
+        let yaml = ServeFixture.config(upstream: fixture.echoUpstream(), workers: 1, tlsListener: true)
+            + "\nadmin: { address: 127.0.0.1:0 }\n"
+        let (serve, ports) = try fixture.serve(yaml, listeners: 3)
+        defer { serve.kill() }
+        let admin = AdminClient(port: ports[2])
+        #expect(try admin.metrics()?.value("partgate_client_tls_handshake_failures_total") == 0)
+        let garbage = try TestHTTPClient(port: ports[1], timeout: 5)
+        garbage.send([0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07])
+        #expect(garbage.isClosedByPeer())
+        let counted = try admin.metrics { $0.value("partgate_client_tls_handshake_failures_total") == 1 }
+        #expect(counted != nil)
+        serve.expectCleanStop()
+    }
 }
