@@ -18,7 +18,7 @@ public enum HTTPDate {
 
     /// Year, month (1–12) and day (1–31) of a day count, in the proleptic Gregorian calendar (Howard Hinnant's
     /// days-to-civil algorithm).
-    static func civil(daysSinceEpoch: Int64) -> (year: Int, month: Int, day: Int) {
+    public static func civil(daysSinceEpoch: Int64) -> (year: Int, month: Int, day: Int) {
         let z = daysSinceEpoch + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -47,19 +47,8 @@ struct InspectCommand: ParsableCommand {
     /// The route named by --route in --config, or nil without them; exits 1 with the loader's diagnostics.
     private func configuredRoute() throws -> RouteConfiguration? {
         guard let config, let route else { return nil }
-        let configuration: ProxyConfiguration
-        do {
-            configuration = try ConfigLoader.load(path: config)
-        } catch {
-            for diagnostic in error.diagnostics { StandardStream.err.write("\(diagnostic)\n") }
-            throw ExitCode(1)
-        }
-        guard let found = configuration.routes.first(where: { $0.name == route }) else {
-            let names = configuration.routes.map { "'\($0.name)'" }.joined(separator: ", ")
-            StandardStream.err.write("partgate inspect: --route '\(route)': no such route in \(config) (routes: \(names))\n")
-            throw ExitCode(1)
-        }
-        return found
+        return try ConfigArgument.route(
+            route, in: try ConfigArgument.load(config), path: config, command: "inspect")
     }
 
     func run() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP1
 import Logging
 import ProxyEngine
 
@@ -137,15 +138,7 @@ enum LogTimestamp {
     static func write(seconds: Int64, milliseconds: Int, into bytes: inout [UInt8]) {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - days * 86_400)
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
-        let month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
-        let year = Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0))
+        let (year, month, day) = HTTPDate.civil(daysSinceEpoch: days)
         // Made in a 24-byte stack buffer and appended in one copy: 24 appends to the array cost three times
         // the arithmetic above.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { out in

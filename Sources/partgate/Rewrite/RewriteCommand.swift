@@ -56,20 +56,9 @@ struct RewriteCommand: ParsableCommand {
         let boundary = try Self.boundary(boundary)
         let client = try Self.canonicalClient(client)
         try Self.checkReadableTwice(request)
-        let configuration: ProxyConfiguration
-        do {
-            configuration = try ConfigLoader.load(path: config)
-        } catch {
-            for diagnostic in error.diagnostics { StandardStream.err.write("\(diagnostic)\n") }
-            throw ExitCode(1)
-        }
-        var forced: RouteConfiguration?
-        if let route {
-            guard let found = configuration.routes.first(where: { $0.name == route }) else {
-                let names = configuration.routes.map { "'\($0.name)'" }.joined(separator: ", ")
-                throw Self.usage("--route '\(route)': no such route in \(config) (routes: \(names))")
-            }
-            forced = found
+        let configuration = try ConfigArgument.load(config)
+        let forced = try route.map {
+            try ConfigArgument.route($0, in: configuration, path: config, command: "rewrite")
         }
         let settings = RewriteSettings(
             routes: configuration.routes, headLimits: HeadLimits(configuration.limits), forcedRoute: forced,
