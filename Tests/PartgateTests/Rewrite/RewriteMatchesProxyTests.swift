@@ -47,6 +47,16 @@ struct RewriteMatchesProxyTests {
     /// body with its exact Content-Length).
     @Test(arguments: ["stream", "spool"], requests)
     func forwardedRequestsAreIdentical(forward: String, request: [UInt8]) throws {
+        try Self.throughServe(request, forward: forward) { config, proxied in
+            try Self.expectRewritePrints(proxied, for: request, config: config, forward: forward)
+        }
+    }
+
+    /// Sends `request` through `partgate serve` (the test configuration, `forward` mode) to a capturing upstream
+    /// and runs `body` with the configuration's path and what the upstream received.
+    static func throughServe(
+        _ request: [UInt8], forward: String, _ body: (String, PrintedMessage) throws -> Void
+    ) throws {
         let upstream = try UpstreamCapture()
         defer { upstream.stop() }
         let workspace = try ConfigWorkspace()
@@ -60,9 +70,12 @@ struct RewriteMatchesProxyTests {
         client.send(request)
         #expect(client.readResponse()?.status == 200)
         server.expectCleanStop()
+        try body(config, try PrintedMessage(try #require(upstream.received.first)))
+    }
 
-        let sent = try #require(upstream.received.first)
-        let proxied = try PrintedMessage(sent)
+    static func expectRewritePrints(_ proxied: PrintedMessage, for request: [UInt8], config: String, forward: String)
+        throws
+    {
         var arguments: [String] = []
         if let boundary = proxied.boundary { arguments = ["--boundary", boundary] }
         let file = try RawRequest.file(request)
@@ -82,27 +95,14 @@ struct RewriteMatchesProxyTests {
     /// A request without a body goes at once on both forwarding modes: no spool, no Content-Length added.
     @Test(arguments: ["stream", "spool"])
     func bodilessRequestsAreIdentical(forward: String) throws {
-        let upstream = try UpstreamCapture()
-        defer { upstream.stop() }
-        let workspace = try ConfigWorkspace()
-        defer { workspace.remove() }
-        let config = try workspace.write(Self.config(upstreamPort: upstream.port, forward: forward),
-                                         to: "partgate.yaml")
-        let server = try ServeProcess(configPath: config)
-        defer { server.kill() }
-        let port = try #require(server.listeningPorts(count: 1).first)
         let request = Array("GET /api/items?page=2 HTTP/1.1\r\nHost: example.test\r\n\r\n".utf8)
-        let client = try TestHTTPClient(port: port)
-        client.send(request)
-        #expect(client.readResponse()?.status == 200)
-        server.expectCleanStop()
-
-        let proxied = try PrintedMessage(try #require(upstream.received.first))
-        let result = try RawRequest.rewrite(request, config: config)
-        #expect(result.status == 0, "stderr: \(result.stderr)")
-        let printed = try PrintedMessage(result.stdoutBytes)
-        #expect(String(decoding: printed.head, as: UTF8.self) == String(decoding: proxied.head, as: UTF8.self))
-        #expect(printed.field("content-length") == nil && printed.body.isEmpty)
+        try Self.throughServe(request, forward: forward) { config, proxied in
+            let result = try RawRequest.rewrite(request, config: config)
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let printed = try PrintedMessage(result.stdoutBytes)
+            #expect(String(decoding: printed.head, as: UTF8.self) == String(decoding: proxied.head, as: UTF8.self))
+            #expect(printed.field("content-length") == nil && printed.body.isEmpty)
+        }
     }
 
     @Test func refusalsAreIdentical() throws {
