@@ -79,24 +79,28 @@ class PartgateServer:
         self._seen_requests = set()
 
     def records_for_last_request(self, timeout=30.0):
-        """(end line, audit records) of the request answered last: the log up to its `access`/`refused` line."""
+        """(end line, audit records) of the request answered last: the log up to its `access` line. Every answer
+        has one; an answer partgate made itself has a `refused` line before it, which is the end line then."""
         def is_end(line):
-            return '"msg":"access"' in line or '"msg":"refused"' in line
+            return '"msg":"access"' in line
         index = self.process.wait_for(is_end, start=self._cursor, timeout=timeout)
         if index is None:
-            raise RuntimeError("partgate logged no access/refused line within %ss" % timeout)
+            raise RuntimeError("partgate logged no access line within %ss" % timeout)
         audits = []
+        end = json.loads(self.process.lines[index])
         for line in self.process.lines[self._cursor:index]:
             if '"msg":"audit"' in line:
                 record = json.loads(line)
                 if record["request"] not in self._seen_requests:
                     audits.append(record)
+            elif '"msg":"refused"' in line:
+                end = json.loads(line)
         self._cursor = index + 1
         requests = {record["request"] for record in audits}
         if len(requests) > 1:
             raise RuntimeError("audit lines of several requests between two answers: %s" % sorted(requests))
         self._seen_requests |= requests
-        return json.loads(self.process.lines[index]), audits
+        return end, audits
 
     def records_for(self, target, timeout=30.0):
         """(access line, audit records) of the request for `target`: the log up to its `access` line.
