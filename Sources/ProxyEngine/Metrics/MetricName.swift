@@ -29,6 +29,22 @@ package enum MetricName {
     /// Gauge {upstream}: idle keep-alive upstream connections in the pools.
     package static let upstreamIdleConnections = "partgate_upstream_idle_connections"
 
+    /// The `# HELP` text of each name.
+    package static let help: [String: String] = [
+        requests: "Requests answered, by route and the status partgate sent.",
+        requestDuration: "Seconds from the complete request head to the end of the answer, by route.",
+        parts: "Multipart parts decided by the policy, by route, decision, rule and report-only.",
+        bodyBytesIn: "Request body bytes read from clients (framing excluded), by route.",
+        bodyBytesOut: "Request body bytes handed to upstreams after re-encoding (framing excluded), by route.",
+        strictFlagHits: "Strict flags that fired, by flag and action (reject or normalize).",
+        upstreamConnectFailures: "Upstream connections that failed before they were established, by upstream.",
+        upstreamTLSFailures: "Upstream connections that failed with a TLS error, by upstream.",
+        upstreamLatency: "Seconds from handing a request to an upstream connection to its response head, by upstream.",
+        clientTLSHandshakeFailures: "Client connections whose TLS handshake failed.",
+        openClientConnections: "Open client connections.",
+        upstreamIdleConnections: "Idle keep-alive upstream connections in the pools, by upstream.",
+    ]
+
     /// Route label of requests no route took (malformed heads, `no_route`).
     package static let noRoute = "-"
     /// Rule label of a part decision that names no rule.

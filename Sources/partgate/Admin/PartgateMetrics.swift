@@ -1,20 +1,17 @@
 import Foundation
-import Metrics
-import Prometheus
+import CoreMetrics
 import ProxyEngine
 
-/// The process-wide metrics registry: swift-metrics bootstrapped once with a Prometheus factory, so that the
+/// The process-wide metrics registry: swift-metrics bootstrapped once with a factory over it, so that the
 /// engine's `CoreMetrics` handles (made per configuration snapshot, never per request) land in one registry
 /// that outlives any snapshot. `/metrics` renders it.
 enum PartgateMetrics {
     /// Every partgate series; independent of the configuration, so a reload keeps counting into it.
-    static let registry = PrometheusCollectorRegistry()
+    static let registry = MetricsRegistry(help: MetricName.help)
 
-    /// Histogram buckets for durations (request duration, upstream latency): 1 ms to 60 s.
-    static let durationBuckets: [Duration] = [
-        .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
-        .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5),
-        .seconds(10), .seconds(30), .seconds(60),
+    /// Histogram buckets for durations (request duration, upstream latency), in seconds: 1 ms to 60 s.
+    static let durationBuckets: [Double] = [
+        0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
     ]
 
     private static let lock = NSLock()
@@ -26,20 +23,15 @@ enum PartgateMetrics {
         defer { lock.unlock() }
         guard !bootstrapped else { return }
         bootstrapped = true
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.defaultDurationHistogramBuckets = durationBuckets
+        var factory = RegistryMetricsFactory(registry: registry, defaultBuckets: durationBuckets)
         // The engine records its durations as seconds in Double histograms (cheaper per value than Durations).
-        let seconds = durationBuckets.map { duration in
-            let (whole, attoseconds) = duration.components
-            return Double(whole) + Double(attoseconds) / 1e18
-        }
-        factory.valueHistogramBuckets[MetricName.requestDuration] = seconds
-        factory.valueHistogramBuckets[MetricName.upstreamLatency] = seconds
+        factory.valueBuckets[MetricName.requestDuration] = durationBuckets
+        factory.valueBuckets[MetricName.upstreamLatency] = durationBuckets
         MetricsSystem.bootstrap(factory)
     }
 
     /// The Prometheus text exposition of every series.
     static func render() -> [UInt8] {
-        registry.emitToBuffer()
+        registry.render()
     }
 }

@@ -13,17 +13,27 @@ struct PrometheusText {
     let samples: [Sample]
     /// `# TYPE` lines: metric family name to type.
     let types: [String: String]
+    /// `# HELP` lines: metric family name to its (escaped) help text.
+    let helps: [String: String]
+    /// The exposition as received.
+    let text: String
     /// Lines that are neither comments nor well-formed samples (a test expects none).
     let malformed: [String]
 
     init(_ text: String) {
         var samples: [Sample] = []
         var types: [String: String] = [:]
+        var helps: [String: String] = [:]
         var malformed: [String] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             if line.hasPrefix("# TYPE ") {
                 let words = line.split(separator: " ")
                 if words.count == 4 { types[String(words[2])] = String(words[3]) }
+                continue
+            }
+            if line.hasPrefix("# HELP ") {
+                let words = line.split(separator: " ", maxSplits: 3)
+                if words.count == 4 { helps[String(words[2])] = String(words[3]) }
                 continue
             }
             if line.hasPrefix("#") { continue }
@@ -35,6 +45,8 @@ struct PrometheusText {
         }
         self.samples = samples
         self.types = types
+        self.helps = helps
+        self.text = text
         self.malformed = malformed
     }
 
