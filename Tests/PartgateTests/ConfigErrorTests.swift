@@ -23,6 +23,27 @@ struct ConfigErrorTests {
                 "10:47: error: 'set_headers' of rule 'n': the value of 'X-Null' is null; write '' for an empty "
                     + "value, or use remove_headers"
             ]),
+        // A value reached through an alias is judged where the alias is, and reported there: the anchored
+        // `match` is fine for the route, not for the rule that reuses it.
+        ConfigErrorCase(
+            name: "a problem reached through an alias is reported at the alias",
+            yaml: ConfigErrorCase.minimal(
+                route: "match: &m { path_prefix: /a }\nrules:\n  - { name: n, match: *m, strip: true }\n"),
+            expected: [
+                "12:27: error: unknown key 'path_prefix' in 'match' of rule 'n' (expected one of: field, filename, "
+                    + "has_filename, declared_type, sniffed_type, extension) (in the value of alias '*m'; the value is "
+                    + "at 10:17)"
+            ]),
+        ConfigErrorCase(
+            name: "a bad anchored value is reported at the anchor and at each alias",
+            yaml: ConfigErrorCase.minimal(
+                route: "limits: &l { body_bytes: 1QB }\n")
+                + "  - name: s\n    upstream: up\n    limits:   *l   # the same limits\n",
+            expected: [
+                "10:30: error: 'body_bytes': '1QB': unknown size unit 'QB' (expected B, KiB, MiB, GiB or TiB)",
+                "13:15: error: 'body_bytes': '1QB': unknown size unit 'QB' (expected B, KiB, MiB, GiB or TiB) "
+                    + "(in the value of alias '*l'; the value is at 10:30)",
+            ]),
         ConfigErrorCase(
             name: "unknown nested key with a suggestion",
             yaml: ConfigErrorCase.minimal(route: "match: { path_prefx: /a }\n"),

@@ -16,6 +16,9 @@ final class ConfigDecoder {
     private(set) var diagnostics: [ConfigDiagnostic] = []
     /// PEM files to check once the tree is read.
     var pemFiles: [PEMFile] = []
+    /// The aliases of the tree being decoded (``AliasUses/relocate(_:text:)``): a problem in a value reached
+    /// through one is reported at the alias.
+    var aliases = AliasUses()
 
     /// - Parameters:
     ///   - file: the file name to show in messages.
@@ -27,11 +30,12 @@ final class ConfigDecoder {
 
     /// Records a problem at `node`'s position (or at the top of the file when the node has none).
     func report(_ code: ConfigError.Code, at node: Node?, _ reason: String) {
-        let mark = node?.mark
-        diagnostics.append(
-            ConfigDiagnostic(
-                code: code, file: file, line: mark?.line ?? 1, column: mark?.column ?? 1,
-                reason: reason))
+        guard let mark = node?.mark else {
+            diagnostics.append(ConfigDiagnostic(code: code, file: file, line: 1, column: 1, reason: reason))
+            return
+        }
+        let (line, column, note) = aliases.resolve(mark)
+        diagnostics.append(ConfigDiagnostic(code: code, file: file, line: line, column: column, reason: reason + note))
     }
 
     /// Records a problem at an explicit position.
@@ -41,7 +45,10 @@ final class ConfigDecoder {
 
     /// `line:column` of a node, for messages that refer to another place in the file.
     func position(of node: Node) -> String {
-        node.mark.map { "\($0.line):\($0.column)" } ?? "?"
+        node.mark.map { mark in
+            let (line, column, _) = aliases.resolve(mark)
+            return "\(line):\(column)"
+        } ?? "?"
     }
 
     /// Whether `node` is an explicit null: an unquoted empty, `~` or `null` scalar.

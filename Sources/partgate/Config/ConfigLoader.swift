@@ -56,13 +56,22 @@ enum ConfigLoader {
                     reason: "the file is not valid UTF-8")
             ])
         }
-        let root: Node?
+        let parser: Parser
+        let composed: Node?
         do {
-            root = try Parser(yaml: text).singleRoot()
+            parser = try Parser(yaml: text)
+            composed = try parser.singleRoot()
         } catch {
             throw ConfigError([YAMLErrorTranslation.diagnostic(for: error, file: file, text: text)])
         }
         let decoder = ConfigDecoder(file: file, folder: folder)
+        // The parser owns the anchors (nodes refer to them weakly): it lives until the aliases are found.
+        let root = withExtendedLifetime(parser) { () -> Node? in
+            guard let composed else { return nil }
+            let (root, aliases) = AliasUses.relocate(composed, text: text)
+            decoder.aliases = aliases
+            return root
+        }
         let configuration = decoder.decodeRoot(root)
         if let configuration, decoder.diagnostics.isEmpty {
             decoder.checkTLSContexts(configuration)
