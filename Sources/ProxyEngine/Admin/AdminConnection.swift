@@ -24,7 +24,7 @@ final class AdminConnection: LoopResource {
 
     init?(server: AdminServer, descriptor: Int32) {
         self.server = server
-        let options = Int32(bitPattern: BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
+        let options = BufferEventOptions.standard
         guard let bev = bufferevent_socket_new(server.loop.base, descriptor, options) else {
             Glibc.close(descriptor)
             return nil

@@ -96,7 +96,7 @@ final class ClientConnection: LoopResource {
             event_add(waiting, nil)
             pendingTLS = (descriptor, tls, waiting)
         } else {
-            let options = Int32(bitPattern: BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
+            let options = BufferEventOptions.standard
             guard let bev = bufferevent_socket_new(base, descriptor, options) else {
                 Glibc.close(descriptor)
                 selfRef = nil
@@ -127,7 +127,7 @@ final class ClientConnection: LoopResource {
         }
         pendingTLS = nil
         event_free(waiting)
-        let options = Int32(bitPattern: BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
+        let options = BufferEventOptions.standard
         if peeked == 1, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z"),
             let bev = bufferevent_socket_new(worker.loop.base, descriptor, options)
         {

@@ -23,7 +23,7 @@ final class EchoConnection: LoopResource {
 
     init?(server: EchoUpstream, descriptor: Int32) {
         self.server = server
-        let options = Int32(bitPattern: BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
+        let options = BufferEventOptions.standard
         let base = server.loop.base
         if let tls = server.tls, let ssl = tls.makeServerSSL() {
             bev = bufferevent_openssl_socket_new(base, descriptor, ssl, BUFFEREVENT_SSL_ACCEPTING, options)

@@ -123,7 +123,7 @@ final class UpstreamConnection: LoopResource {
     private static func makeBufferevent(
         _ base: OpaquePointer, _ settings: UpstreamSettings
     ) -> (OpaquePointer, OpaquePointer?)? {
-        let options = Int32(bitPattern: BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
+        let options = BufferEventOptions.standard
         guard let tls = settings.tls else {
             return bufferevent_socket_new(base, -1, options).map { ($0, nil) }
         }
