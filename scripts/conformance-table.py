@@ -119,11 +119,17 @@ makes an explicit decision:
   `not_multipart_form_data` when the request is not multipart at all (415 on a route with rules, relayed
   untouched on others).
 
-Defaults (`StrictFlag.defaultAction`): `preamble`, `epilogue` and `filename_extended` normalize,
-`transport_padding` is allowed, every other flag rejects. An operator may also set `lf_line`,
-`header_folding`, `unsafe_filename`, `invalid_utf8`, `content_transfer_encoding` (identity codings only: 7bit,
-8bit, binary) and `missing_final_boundary` to normalize, and `nested_multipart` to allow; every other flag
-always rejects. Default limits: 1000 parts, 8 KiB of headers and 16 header lines per part, 1 KiB of preamble
+Defaults (`StrictFlag.defaultAction`): `preamble`, `epilogue`, `filename_extended`, `empty_filename` and
+`content_transfer_encoding` (identity codings only: 7bit, 8bit, binary) normalize, `transport_padding` is
+allowed, every other flag rejects. An operator may also set `lf_line`, `header_folding`, `unsafe_filename`,
+`invalid_utf8` and `missing_final_boundary` to normalize, `preamble`, `epilogue`, `transport_padding` and
+`empty_filename` to allow, and `nested_multipart` to allow; every other flag always rejects. A route adds one
+default of its own: under `unsafe_filenames: sanitize` (the route default), `unsafe_filename` normalizes unless
+`strict:` names it, as DESIGN.md's Canonical output says (a browser-escaped `%22` in a filename becomes `_22`);
+the rows below are the parser's defaults. `empty_filename` is a `filename=""` part with content: browsers send
+`filename=""` only for a file input left empty, with no content, which is forwarded as it is; with content, Go
+reads the part as a field, PHP, Django and Rack drop it, Werkzeug, python-multipart and busboy read a file, so
+partgate names the file `unnamed` and every backend reads the file the policy judged. Default limits: 1000 parts, 8 KiB of headers and 16 header lines per part, 1 KiB of preamble
 and of epilogue, 1 MiB per field.
 
 Each row gives the decision under the case's own configuration (the defaults unless stated, e.g. limits that

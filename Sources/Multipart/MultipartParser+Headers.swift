@@ -187,10 +187,31 @@ extension MultipartParser {
         currentIsField = filename == nil
         currentBodyBytes = 0
         state = .body
+        if let filename, filename.isEmpty {
+            // `filename=""`: a file input left empty, unless content follows (`empty_filename`). The head waits
+            // for the part's first byte or its end.
+            heldHead = PartHead(
+                index: partCount - 1, name: name, filename: filename, contentType: pending.contentType.take(),
+                headers: others, offset: partOffset)
+            return
+        }
         // Made in the call: a head bound to a local first was copied into the call and the local destroyed.
         handler.partHead(
             PartHead(index: partCount - 1, name: name, filename: filename, contentType: pending.contentType.take(),
                      headers: others, offset: partOffset))
+    }
+
+    /// Emits the head held for `filename=""` (``heldHead``): as it is when the part ended empty, else per
+    /// `empty_filename`, whose offset is the part's first content byte.
+    mutating func releaseHeldHead<Handler: MultipartHandler>(
+        contentAt offset: Int64?, _ handler: inout Handler
+    ) throws(MultipartError) {
+        guard var head = heldHead.take() else { return }
+        if let offset {
+            try normalizeOrReject(.emptyFilename, part: head.index, at: offset, &handler)
+            if actions[.emptyFilename] == .normalize { head.filename = StrictFlag.emptyFilenameReplacement }
+        }
+        handler.partHead(head)
     }
 
     /// Interprets one complete header field of the current part.

@@ -61,6 +61,8 @@ public struct MultipartParser: Sendable {
     /// Whether the current part is a field (no filename), whose bytes count against `fieldBytes`.
     var currentIsField = false
     var currentBodyBytes: Int64 = 0
+    /// The head of a part with `filename=""`, held until the part's first byte or its end (`empty_filename`).
+    var heldHead: PartHead?
 
     var preambleBytes = 0
     var epilogueBytes = 0

@@ -65,6 +65,11 @@ public enum StrictFlag: String, CaseIterable, Sendable, Hashable, Codable {
     case unsafeName = "unsafe_name"
     /// A filename with the same characters; normalised by replacing them with `_`.
     case unsafeFilename = "unsafe_filename"
+    /// A part with an empty `filename` (`filename=""`) and content. Browsers send `filename=""` only for a file
+    /// input left empty, with no content; with content, parsers disagree: Go reads the part as a field, PHP,
+    /// Django and Rack drop it, Werkzeug, python-multipart and busboy read a file. Normalised by naming the
+    /// file ``StrictFlag/emptyFilenameReplacement``, so every parser reads the file the policy judged.
+    case emptyFilename = "empty_filename"
     /// A name or filename that is not valid UTF-8; normalised by replacing bad sequences with U+FFFD.
     case invalidUTF8 = "invalid_utf8"
     /// A Content-Transfer-Encoding header (RFC 7578 §4.7). Identity values (7bit, 8bit, binary) have one
@@ -76,7 +81,7 @@ public enum StrictFlag: String, CaseIterable, Sendable, Hashable, Codable {
     /// The actions an operator may choose for this flag; `reject` is always allowed.
     public var permittedActions: Set<StrictAction> {
         switch self {
-        case .preamble, .epilogue, .transportPadding:
+        case .preamble, .epilogue, .transportPadding, .emptyFilename:
             return [.reject, .normalize, .allow]
         case .lfLine, .headerFolding, .filenameExtended, .unsafeFilename, .invalidUTF8,
             .contentTransferEncoding, .missingFinalBoundary:
@@ -88,10 +93,13 @@ public enum StrictFlag: String, CaseIterable, Sendable, Hashable, Codable {
         }
     }
 
+    /// The filename `empty_filename` gives a part under `normalize`.
+    public static let emptyFilenameReplacement = "unnamed"
+
     /// The action partgate takes when the configuration does not name one.
     public var defaultAction: StrictAction {
         switch self {
-        case .preamble, .epilogue, .filenameExtended, .contentTransferEncoding: return .normalize
+        case .preamble, .epilogue, .filenameExtended, .contentTransferEncoding, .emptyFilename: return .normalize
         case .transportPadding: return .allow
         default: return .reject
         }

@@ -1,7 +1,7 @@
 import Multipart
 
 /// Random forms for the round-trip properties, from a seed: safe names (ASCII and multi-byte UTF-8),
-/// optional filenames (some empty), optional canonical Content-Types, kept headers, and data that is
+/// optional filenames (some empty, with no data), optional canonical Content-Types, kept headers, and data that is
 /// empty, random, large, or full of delimiter look-alikes (never the delimiter itself).
 struct RandomForm {
     private var random: SplitMix64
@@ -38,7 +38,10 @@ struct RandomForm {
         if chance(50) { head.filename = chance(20) ? "" : name() + pick(["", ".txt", ".tar.gz", ".PNG"]) }
         if chance(50) { head.contentType = contentType() }
         if chance(15) { head.headers = (0..<int(1...2)).map { _ in PartHeader(name: headerName(), value: headerValue()) } }
-        return FormPart(head: head, data: data(boundary: boundary, allowLarge: allowLarge))
+        // `filename=""` comes only with no content ("no file chosen"): with content it is `empty_filename`, which
+        // the canonical form never holds (normalised to a named file).
+        let data = head.filename == "" ? [] : data(boundary: boundary, allowLarge: allowLarge)
+        return FormPart(head: head, data: data)
     }
 
     /// A non-empty name the encoder accepts: plain ASCII (the parser's fast path), any printable ASCII,

@@ -159,6 +159,9 @@ def generated_requests(seed, large_mib=20, many_parts=500):
     add("empty-parts", [("", None, None, b""), ("empty", None, None, b""), ("nofile", "", "application/octet-stream",
                         b""), ("zero", "zero.bin", None, b""), ("z2", "z2.txt", "text/plain", b"")])
     add("empty-name-only", [("", None, None, b"")])
+    # filename="" with content (empty_filename): Go reads it as a field, PHP/Django/Rack drop it; partgate names it.
+    add("empty-filename-content", [("upload", "", "application/octet-stream", b"role=admin"),
+                                   ("after", None, None, b"x")])
     add("preamble", [("a", None, None, b"1")], preamble=b"this is a preamble\r\n")
     add("many-parts", [("field-%03d" % i, ("f%d.txt" % i) if i % 5 == 0 else None, None, b"%d" % i)
                        for i in range(many_parts)])
