@@ -45,6 +45,14 @@ struct ConfigErrorTests {
                     + "(in the value of alias '*l'; the value is at 10:30)",
             ]),
         ConfigErrorCase(
+            name: "max_connections is auto or a positive number",
+            yaml: CheckCommandTests.minimal + "max_connections: 0\n",
+            expected: ["10:18: error: 'max_connections' must be between 1 and 10000000, found 0"]),
+        ConfigErrorCase(
+            name: "max_connections is not a word other than auto",
+            yaml: CheckCommandTests.minimal + "max_connections: lots\n",
+            expected: ["10:18: error: 'max_connections' must be 'auto' or a number, found 'lots'"]),
+        ConfigErrorCase(
             name: "unknown nested key with a suggestion",
             yaml: ConfigErrorCase.minimal(route: "match: { path_prefx: /a }\n"),
             expected: ["10:14: error: unknown key 'path_prefx' in 'match' of route 'r' (did you mean 'path_prefix'?)"]),

@@ -11,6 +11,8 @@ public struct ProxyConfiguration: Sendable, Hashable {
     public var version: Int
     /// Worker threads, one event loop each (`workers:`, default `auto`).
     public var workers: WorkerCount
+    /// The most client connections open at once, over all workers (`max_connections:`, default `auto`).
+    public var maxConnections: ConnectionLimit
     /// Where clients connect (`listeners:`, at least one).
     public var listeners: [ListenerConfiguration]
     /// The metrics and health listener (`admin:`, default nil: none).
@@ -25,6 +27,7 @@ public struct ProxyConfiguration: Sendable, Hashable {
 
     /// - Parameters:
     ///   - workers: worker threads (default `auto`).
+    ///   - maxConnections: client connections open at once (default `auto`).
     ///   - listeners: client listeners (default none).
     ///   - admin: admin listener (default nil).
     ///   - upstreams: backends by name (default none).
@@ -32,6 +35,7 @@ public struct ProxyConfiguration: Sendable, Hashable {
     ///   - routes: routes in match order (default none).
     public init(
         workers: WorkerCount = .auto,
+        maxConnections: ConnectionLimit = .auto,
         listeners: [ListenerConfiguration] = [],
         admin: AdminConfiguration? = nil,
         upstreams: [String: UpstreamConfiguration] = [:],
@@ -40,6 +44,7 @@ public struct ProxyConfiguration: Sendable, Hashable {
     ) {
         self.version = Self.currentVersion
         self.workers = workers
+        self.maxConnections = maxConnections
         self.listeners = listeners
         self.admin = admin
         self.upstreams = upstreams

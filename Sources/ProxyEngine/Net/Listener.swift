@@ -20,6 +20,10 @@ final class Listener: LoopResource {
     private var resumeEvent: OpaquePointer?
     /// Set by ``disable()``: a pause ends without accepting again.
     private var stopped = false
+    /// Set while a failed `accept` pauses accepting.
+    private var pausedAfterFailure = false
+    /// Set by ``hold(_:)`` while the worker is at its connection limit.
+    private var held = false
     private var lastReport: UInt64 = 0
     /// The address actually bound (port 0 resolved).
     let address: SocketAddress
@@ -71,6 +75,7 @@ final class Listener: LoopResource {
     private func acceptFailed(_ code: Int32) {
         guard let listener, let resumeEvent else { return }
         evconnlistener_disable(listener)
+        pausedAfterFailure = true
         var pause = Self.acceptPause
         event_add(resumeEvent, &pause)
         let now = MonotonicClock.now()
@@ -82,8 +87,21 @@ final class Listener: LoopResource {
     }
 
     private func resume() {
-        guard let listener, !stopped else { return }
+        pausedAfterFailure = false
+        guard let listener, !stopped, !held else { return }
         evconnlistener_enable(listener)
+    }
+
+    /// Stops accepting while `on` (the worker is at its connection limit; new connections wait in the listen
+    /// queue), and accepts again when it is off (unless a failed `accept`'s pause or ``disable()`` holds it).
+    func hold(_ on: Bool) {
+        guard held != on, let listener else { return }
+        held = on
+        if on {
+            evconnlistener_disable(listener)
+        } else if !stopped, !pausedAfterFailure {
+            evconnlistener_enable(listener)
+        }
     }
 
     /// Stops accepting (new connections queue in the kernel until the socket closes).

@@ -22,6 +22,7 @@ extension Worker {
             }
         }
         listeners.removeAll { $0.listener == nil }
+        checkConnectionLimit()  // the limit may have changed
         var drained: [String] = []
         for (name, upstream) in old.upstreams.sorted(by: { $0.key < $1.key }) {
             guard new.upstreams[name]?.keepsConnections(of: upstream) != true else { continue }

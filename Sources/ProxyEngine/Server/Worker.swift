@@ -28,6 +28,9 @@ final class Worker: @unchecked Sendable {
     var listeners: [WorkerListener] = []
     /// Open client connections.
     var connections = 0
+    /// Whether the listeners are held because ``connections`` reached the limit (``checkConnectionLimit()``).
+    private(set) var atConnectionLimit = false
+    private var lastLimitReport: UInt64 = 0
     /// Exchanges completed on this worker (see `StartupPages.exchangesCompleted`).
     var exchangesCompleted = 0
     /// SIGTERM: no new connections, no keep-alive; the loop stops when the last connection closes.
@@ -122,6 +125,7 @@ final class Worker: @unchecked Sendable {
             self.accept(descriptor, peer, entry.tls)
         }
         entry.listener!.onAcceptFailure = { [unowned self] message in self.events.log(message) }
+        if atConnectionLimit { entry.listener!.hold(true) }
         listeners.append(entry)
         return entry.listener!.address
     }
@@ -134,12 +138,32 @@ final class Worker: @unchecked Sendable {
         if let connection = ClientConnection(worker: self, descriptor: descriptor, peer: peer, tls: tls) {
             clients[ObjectIdentifier(connection)] = connection
         }
+        if connections >= settings.maxConnectionsPerWorker { checkConnectionLimit() }
+    }
+
+    /// Holds the listeners while ``connections`` is at `max_connections` (this worker's share), as nginx stops
+    /// accepting at `worker_connections`: new connections wait in the kernel's listen queue (and are accepted
+    /// once a connection closes) instead of costing descriptors and memory beyond the limit. Logged at most
+    /// once a second.
+    func checkConnectionLimit() {
+        let full = connections >= settings.maxConnectionsPerWorker
+        guard full != atConnectionLimit else { return }
+        atConnectionLimit = full
+        for entry in listeners { entry.listener?.hold(full) }
+        guard full else { return }
+        if lastLimitReport == 0 || MonotonicClock.elapsed(since: lastLimitReport) >= 1_000_000_000 {
+            lastLimitReport = MonotonicClock.now()
+            events.log(
+                "connection limit reached: \(connections) client connections on this worker (max_connections); "
+                    + "accepting waits until one closes")
+        }
     }
 
     /// A client connection closed. (Removed by its identity: filtering the whole table on every close made
     /// closing n connections cost O(n²), 3.3 s of a blocked loop for 8,000.)
     func connectionClosed(_ connection: ClientConnection) {
         clients.removeValue(forKey: ObjectIdentifier(connection))
+        if atConnectionLimit { checkConnectionLimit() }
         if draining, connections == 0 { finishDrain() }
     }
 

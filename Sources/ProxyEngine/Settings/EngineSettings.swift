@@ -10,6 +10,9 @@ import Glibc
 public struct EngineSettings: Sendable {
     /// Worker threads (one event loop each).
     public var workers: Int
+    /// The most client connections each worker holds open (`max_connections:` divided among the workers); at
+    /// the limit the worker stops accepting until one closes.
+    public var maxConnectionsPerWorker: Int = .max
     /// Addresses to listen on.
     public var listeners: [ListenerSettings]
     /// Upstreams by name.

@@ -4,7 +4,9 @@ import Yams
 /// The top level: `version`, `workers`, `listeners`, `admin`, and the sections decoded elsewhere.
 extension ConfigDecoder {
     /// The keys allowed at the top level.
-    static let rootKeys = ["version", "workers", "listeners", "admin", "upstreams", "limits", "routes"]
+    static let rootKeys = [
+        "version", "workers", "max_connections", "listeners", "admin", "upstreams", "limits", "routes",
+    ]
 
     /// Decodes the whole document; nil when any problem was reported.
     func decodeRoot(_ root: Node?) -> ProxyConfiguration? {
@@ -18,6 +20,7 @@ extension ConfigDecoder {
         guard let top = mapping(root, "the configuration", keys: Self.rootKeys) else { return nil }
 
         let workers = top.value("workers").flatMap(decodeWorkers) ?? .auto
+        let maxConnections = top.value("max_connections").flatMap(decodeMaxConnections) ?? .auto
         let listeners = required("listeners", in: top).flatMap(decodeListeners)
         let admin = top.value("admin").flatMap(decodeAdmin)
         checkAddressConflicts(listeners: listeners?.placed ?? [], admin: admin)
@@ -31,6 +34,7 @@ extension ConfigDecoder {
         guard diagnostics.isEmpty, let listeners, listeners.complete, let upstreams, let routes else { return nil }
         return ProxyConfiguration(
             workers: workers,
+            maxConnections: maxConnections,
             listeners: listeners.placed.map(\.configuration),
             admin: admin?.configuration,
             upstreams: upstreams.configurations,
@@ -67,6 +71,16 @@ extension ConfigDecoder {
             return nil
         }
         return integer(node, "'workers'", in: 1...WorkerCount.maximum).map(WorkerCount.count)
+    }
+
+    private func decodeMaxConnections(_ node: Node) -> ConnectionLimit? {
+        if case .scalar(let scalar) = node, scalar.string == "auto" { return .auto }
+        guard case .scalar(let scalar) = node, scalar.style == .plain, Self.decimal(scalar.string) != nil else {
+            report(
+                .wrongType, at: node, "'max_connections' must be 'auto' or a number, found \(Self.kind(of: node))")
+            return nil
+        }
+        return integer(node, "'max_connections'", in: 1...ConnectionLimit.maximum).map(ConnectionLimit.count)
     }
 
     /// A listener with the node of its address, for conflict messages.

@@ -41,11 +41,14 @@ extension EngineSettings {
             upstreams[name] = try Self.upstream(name, upstream)
         }
         let limits = configuration.limits
+        let workers = configuration.workers.resolved(cores: ProcessInfo.processInfo.activeProcessorCount)
         self.init(
-            workers: configuration.workers.resolved(cores: ProcessInfo.processInfo.activeProcessorCount),
+            workers: workers,
             listeners: listeners, upstreams: upstreams, routes: configuration.routes,
             headLimits: HeadLimits(limits),
             headerTimeout: limits.headerTimeout, idleTimeout: limits.idleTimeout, drainTimeout: limits.drainTimeout)
+        maxConnectionsPerWorker = configuration.maxConnections.perWorker(
+            workers: workers, descriptorLimit: FileDescriptorLimit.current ?? 1024)
     }
 
     private static func upstream(_ name: String, _ upstream: UpstreamConfiguration) throws(StartupError) -> UpstreamSettings {

@@ -14,6 +14,13 @@ enum FileDescriptorLimit {
         var hard: UInt64
     }
 
+    /// The soft limit now; nil when it cannot be read.
+    static var current: UInt64? {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
+        return UInt64(limit.rlim_cur)
+    }
+
     /// Raises the soft limit to the hard limit (a process may do that without privileges).
     /// - Returns: the limits before and after; nil when they could not be read.
     static func raiseToHardLimit() -> Change? {

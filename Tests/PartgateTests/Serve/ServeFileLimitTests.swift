@@ -4,13 +4,16 @@ import Testing
 
 /// At the descriptor limit `accept` fails with EMFILE while the listening socket stays readable: partgate pauses
 /// accepting and says so once, instead of retrying at once forever (libevent's default, with a warning per try).
+/// (With `max_connections: auto` the limit derives from the descriptor limit and stays under it.)
 @Suite("partgate serve at the descriptor limit", .serialized)
 struct ServeFileLimitTests {
     @Test func acceptingPausesAtTheLimitAndResumesWhenDescriptorsAreFree() throws {
         let fixture = try ServeFixture()
         defer { fixture.remove() }
+        // max_connections set past what 64 descriptors hold (`auto` would stay under them): accept meets EMFILE.
         let config = try fixture.write(
-            Array(ServeFixture.config(upstream: fixture.echoUpstream(), workers: 1).utf8), to: "partgate.yaml")
+            Array(("max_connections: 1000\n" + ServeFixture.config(upstream: fixture.echoUpstream(), workers: 1)).utf8),
+            to: "partgate.yaml")
         let serve = try ServeProcess(arguments: ["serve", "--config", config], fileLimit: 64)
         defer { serve.kill() }
         let port = try #require(serve.listeningPorts(count: 1).first)
