@@ -20,6 +20,9 @@ public struct ResponseFraming: Hashable, Sendable {
     /// The transfer codings other than a final `chunked`, in order, lower case (`gzip` of `gzip, chunked`): a
     /// proxy that re-frames the body must still announce them, or the client reads coded bytes as the body.
     public var otherTransferCodings: [String] = []
+    /// The seconds of a `Keep-Alive: timeout=N` on a response that keeps the connection, if it has one (looked for
+    /// only when the Connection options hold `keep-alive`, as the servers that send it do).
+    public var keepAliveTimeout: Int?
 
     /// Analyses a head.
     /// - Parameters:
@@ -66,6 +69,9 @@ public struct ResponseFraming: Hashable, Sendable {
                 && !connectionOptions.holdsConnectionOption("close")
         } else {
             keepAlive = !connectionOptions.holdsConnectionOption("close")
+        }
+        if keepAlive, connectionOptions.holdsConnectionOption("keep-alive") {
+            keepAliveTimeout = KeepAliveTimeout.seconds(in: fields.values(named: "keep-alive"))
         }
     }
 }

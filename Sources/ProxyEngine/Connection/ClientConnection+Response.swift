@@ -190,6 +190,7 @@ extension ClientConnection: UpstreamDelegate {
             EvBuffer.drain(input, EvBuffer.length(input))
         }
         if !framing.keepAlive { exchange.upstreamReusable = false }
+        upstream.keepAliveSeconds = framing.keepAliveTimeout
         if worker.draining { closeAfterExchange = true }
         let clientHTTP11 = exchange.head.version == .http1_1
         switch framing.body {

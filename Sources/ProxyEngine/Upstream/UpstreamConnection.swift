@@ -34,6 +34,8 @@ final class UpstreamConnection: LoopResource {
     /// The pool holding this connection while it is idle; told when the connection closes there. Strong, like
     /// ``delegate``: cleared when the connection leaves the pool (taken, removed) or closes.
     var idlePool: UpstreamPool?
+    /// The `Keep-Alive: timeout=N` of the last response, in seconds: the pool keeps the connection idle for less.
+    var keepAliveSeconds: Int?
     private(set) var connected = false
     /// Requests this connection carried (for logs and reuse tests).
     var requests = 0

@@ -42,6 +42,17 @@ final class UpstreamPool {
             connection.close()
             return
         }
+        var idleTime = idleTime
+        if let seconds = connection.keepAliveSeconds {
+            // The upstream said how long it keeps an idle connection (`Keep-Alive: timeout=N`; Node.js 5 s,
+            // Apache 5 s, Gunicorn 2 s): keep it a second less, so a request is not sent as the upstream closes
+            // it (a POST would then get 502). Closed at once when that leaves nothing.
+            guard seconds > 1 else {
+                connection.close()
+                return
+            }
+            if .seconds(seconds - 1) < idleTimeout { idleTime = LoopTimeout(.seconds(seconds - 1)) }
+        }
         connection.delegate = nil
         connection.setTimeouts(read: idleTime, write: idleTime)
         connection.idlePool = self
