@@ -5,6 +5,15 @@ public enum KeepAliveTimeout {
     /// The seconds of the first well-formed `timeout=N` (`timeout="N"` too, any case) in `values` (the field's
     /// lines), or nil. Other parameters (`max=100`) and malformed ones are skipped.
     public static func seconds(in values: [String]) -> Int? {
+        seconds(inLines: values.lazy.map { Substring($0) })
+    }
+
+    /// ``seconds(in:)`` over the value bytes of a head's field lines.
+    static func seconds(in values: FieldValues) -> Int? {
+        seconds(inLines: values.lazy.map { Substring(decoding: $0, as: UTF8.self) })
+    }
+
+    private static func seconds<Lines: Sequence<Substring>>(inLines values: Lines) -> Int? {
         for value in values {
             for item in value.split(separator: ",") {
                 let parts = item.split(separator: "=", maxSplits: 1)

@@ -8,6 +8,8 @@ package enum KnownFieldName: Int, CaseIterable, Sendable {
     case connection
     case expect
     case upgrade
+    /// A response's `Keep-Alive` (its `timeout=`); the eighth and last slot of ``KnownFieldIndex``.
+    case keepAlive
 
     /// The name in lower case.
     var text: StaticString {
@@ -19,18 +21,19 @@ package enum KnownFieldName: Int, CaseIterable, Sendable {
         case .connection: "connection"
         case .expect: "expect"
         case .upgrade: "upgrade"
+        case .keepAlive: "keep-alive"
         }
     }
 
-    /// The known name `bytes` spell (ASCII case ignored), if any. The names differ in length, so one comparison
-    /// at most.
+    /// The known name `bytes` spell (ASCII case ignored), if any. The names differ in length but for `connection`
+    /// and `keep-alive`, told apart by their first byte, so one comparison at most.
     package static func of(_ bytes: UnsafeBufferPointer<UInt8>) -> KnownFieldName? {
         let candidate: KnownFieldName
         switch bytes.count {
         case 4: candidate = .host
         case 6: candidate = .expect
         case 7: candidate = .upgrade
-        case 10: candidate = .connection
+        case 10: candidate = bytes[0] | 0x20 == UInt8(ascii: "k") ? .keepAlive : .connection
         case 12: candidate = .contentType
         case 14: candidate = .contentLength
         case 17: candidate = .transferEncoding

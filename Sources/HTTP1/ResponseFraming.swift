@@ -20,8 +20,7 @@ public struct ResponseFraming: Hashable, Sendable {
     /// The transfer codings other than a final `chunked`, in order, lower case (`gzip` of `gzip, chunked`): a
     /// proxy that re-frames the body must still announce them, or the client reads coded bytes as the body.
     public var otherTransferCodings: [String] = []
-    /// The seconds of a `Keep-Alive: timeout=N` on a response that keeps the connection, if it has one (looked for
-    /// only when the Connection options hold `keep-alive`, as the servers that send it do).
+    /// The seconds of a `Keep-Alive: timeout=N` on a response that keeps the connection, if it has one.
     public var keepAliveTimeout: Int?
 
     /// Analyses a head.
@@ -70,8 +69,9 @@ public struct ResponseFraming: Hashable, Sendable {
         } else {
             keepAlive = !connectionOptions.holdsConnectionOption("close")
         }
-        if keepAlive, connectionOptions.holdsConnectionOption("keep-alive") {
-            keepAliveTimeout = KeepAliveTimeout.seconds(in: fields.values(named: "keep-alive"))
+        if keepAlive {
+            let values = fields.valueSlices(.keepAlive)  // located when the head was parsed: no walk
+            if !values.isEmpty { keepAliveTimeout = KeepAliveTimeout.seconds(in: values) }
         }
     }
 }

@@ -141,18 +141,18 @@ extension MultipartParser {
         let pattern = lf ? patterns.lfDelimiter : patterns.crlfDelimiter
         let found = search(pattern, patterns.dashLength + (lf ? 1 : 2), span, from: start)
         if found.released > 0 {
-            if _slowPath(heldHead != nil) { try releaseHeldHead(contentAt: found.releasedOffset, &handler) }
+            if _slowPath(holdsHead) { try releaseHeldHead(contentAt: found.releasedOffset, &handler) }
             try countBody(found.released, at: found.releasedOffset)
             handler.partBody(UnsafeRawBufferPointer(start: pattern, count: found.released), offset: found.releasedOffset)
         }
         if found.dataEnd > start {
             let offset = spanOffset + Int64(start)
-            if _slowPath(heldHead != nil) { try releaseHeldHead(contentAt: offset, &handler) }
+            if _slowPath(holdsHead) { try releaseHeldHead(contentAt: offset, &handler) }
             try countBody(found.dataEnd - start, at: offset)
             handler.partBody(UnsafeRawBufferPointer(rebasing: span[start..<found.dataEnd]), offset: offset)
         }
         guard let next = found.next else { return span.count }
-        if _slowPath(heldHead != nil) { try releaseHeldHead(contentAt: nil, &handler) }
+        if _slowPath(holdsHead) { try releaseHeldHead(contentAt: nil, &handler) }
         handler.partEnd()
         partOffset = found.matchOffset
         state = .delimiterLine(.initial)

@@ -193,6 +193,7 @@ extension MultipartParser {
             heldHead = PartHead(
                 index: partCount - 1, name: name, filename: filename, contentType: pending.contentType.take(),
                 headers: others, offset: partOffset)
+            holdsHead = true
             return
         }
         // Made in the call: a head bound to a local first was copied into the call and the local destroyed.
@@ -206,6 +207,7 @@ extension MultipartParser {
     mutating func releaseHeldHead<Handler: MultipartHandler>(
         contentAt offset: Int64?, _ handler: inout Handler
     ) throws(MultipartError) {
+        holdsHead = false
         guard var head = heldHead.take() else { return }
         if let offset {
             try normalizeOrReject(.emptyFilename, part: head.index, at: offset, &handler)

@@ -63,6 +63,8 @@ public struct MultipartParser: Sendable {
     var currentBodyBytes: Int64 = 0
     /// The head of a part with `filename=""`, held until the part's first byte or its end (`empty_filename`).
     var heldHead: PartHead?
+    /// Whether ``heldHead`` is set: a Bool the body path tests per span (testing the optional copied the head).
+    var holdsHead = false
 
     var preambleBytes = 0
     var epilogueBytes = 0
