@@ -83,7 +83,8 @@ struct RequestAdmissionTests {
             "POST http://h/upload HTTP/1.0\r\nHost: h\r\nConnection: keep-alive, X-Hop\r\nX-Hop: 1\r\nVia: 1.1 a\r\n"
                 + "Content-Type: multipart/form-data; boundary=c\r\nContent-Length: 9\r\nExpect: 100-continue\r\n\r\n")
         let common = "POST /upload HTTP/1.1\r\nHost: h\r\n"
-        let forwarding = "X-Forwarded-For: 192.0.2.1\r\nX-Forwarded-Proto: https\r\nVia: 1.1 a, 1.0 partgate\r\n"
+        let forwarding = "X-Forwarded-For: 192.0.2.1\r\nX-Forwarded-Proto: https\r\n"
+            + "Forwarded: for=192.0.2.1;proto=https\r\nVia: 1.1 a, 1.0 partgate\r\n"
         let spooled = UpstreamRequestHead.make(
             head, client: "192.0.2.1", tls: true,
             body: .rewritten(boundary: Boundary("n")!, length: 42), defaultHost: "up")

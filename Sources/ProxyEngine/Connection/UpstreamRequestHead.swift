@@ -3,8 +3,8 @@ import Multipart
 
 /// The request head as the upstream gets it, shared by ``ClientConnection`` and `partgate rewrite`:
 /// origin-form target, HTTP/1.1, hop-by-hop fields (and every Connection option) removed, Expect removed
-/// (partgate answers `100-continue` itself), `X-Forwarded-For`, `X-Forwarded-Proto` and `Via` replaced by
-/// partgate's, and for a re-encoded body the new Content-Type and framing.
+/// (partgate answers `100-continue` itself), `X-Forwarded-For`, `X-Forwarded-Proto`, `Forwarded` and `Via`
+/// replaced by partgate's, and for a re-encoded body the new Content-Type and framing.
 package enum UpstreamRequestHead {
     /// How the body that follows the head is framed.
     package enum Body: Sendable, Equatable {
@@ -46,11 +46,13 @@ package enum UpstreamRequestHead {
         }
         // Forwarding fields the client named as its own hop-by-hop options are dropped, not extended.
         var forwardedFor = true
+        var forwarded = true
         var via = true
         if head.contains("connection") {
             let options = head.hopByHopFieldNames
             removing.formUnion(options)
             forwardedFor = !options.contains("x-forwarded-for")
+            forwarded = !options.contains("forwarded")
             via = !options.contains("via")
         }
         // The host the request was routed on goes upstream (RFC 9112 §3.2.2): an absolute-form target's authority
@@ -78,6 +80,19 @@ package enum UpstreamRequestHead {
                 $0.appendUTF8(client)
             }
             buffer.appendLiteral(tls ? "X-Forwarded-Proto: https\r\n" : "X-Forwarded-Proto: http\r\n")
+            // RFC 7239: the same facts as one element appended to the client's list, so a backend that reads
+            // `Forwarded` finds partgate's element last, not one the client wrote.
+            appendList(into: &buffer, prefix: "Forwarded: ", head, forwarded ? "forwarded" : nil) {
+                if client.utf8.contains(UInt8(ascii: ":")) {
+                    $0.appendLiteral("for=\"[")
+                    $0.appendUTF8(client)
+                    $0.appendLiteral("]\"")
+                } else {
+                    $0.appendLiteral("for=")
+                    $0.appendUTF8(client)
+                }
+                $0.appendLiteral(tls ? ";proto=https" : ";proto=http")
+            }
             appendList(into: &buffer, prefix: "Via: ", head, via ? "via" : nil) {
                 switch head.version {
                 case .http1_1: $0.appendLiteral("1.1 partgate")
@@ -162,7 +177,7 @@ package enum UpstreamRequestHead {
     /// Fields never forwarded as received: hop-by-hop ones, Expect (partgate answers 100-continue itself),
     /// and the forwarding fields partgate rewrites.
     static let forwardRemovals = FieldNameSet(RequestHead.standardHopByHopFieldNames.union(
-        ["expect", "x-forwarded-for", "x-forwarded-proto", "via"]))
+        ["expect", "x-forwarded-for", "x-forwarded-proto", "forwarded", "via"]))
     /// The same plus the framing of a re-encoded body.
     static let rewriteRemovals = forwardRemovals.union(["content-length", "content-type"])
     /// The same plus the received Content-Length of a spooled or relayed body (sent with its exact length).

@@ -23,13 +23,17 @@ struct RewriteGatewayTests {
 
     static let goldenHead =
         "POST /upload HTTP/1.1\r\nHost: uploads.example\r\nX-Forwarded-For: 203.0.113.7, 127.0.0.1\r\n"
-        + "X-Forwarded-Proto: http\r\nVia: 1.0 edge, 1.1 partgate\r\n"
+        + "X-Forwarded-Proto: http\r\nForwarded: for=\"_edge\", for=127.0.0.1;proto=http\r\n"
+        + "Via: 1.0 edge, 1.1 partgate\r\n"
         + "Content-Type: multipart/form-data; boundary=golden\r\n"
 
     static func upload(chunkSize: Int? = nil) -> [UInt8] {
         RawRequest.form(
             "/upload", parts, chunkSize: chunkSize,
-            fields: ["X-Forwarded-For: 203.0.113.7", "Via: 1.0 edge", "Connection: keep-alive, X-Trace", "X-Trace: 1"])
+            fields: [
+                "X-Forwarded-For: 203.0.113.7", "Forwarded: for=\"_edge\"", "Via: 1.0 edge",
+                "Connection: keep-alive, X-Trace", "X-Trace: 1",
+            ])
     }
 
     @Test func printsTheSpooledFormByteForByte() throws {
@@ -88,7 +92,8 @@ struct RewriteGatewayTests {
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let expected =
             "POST /api/items?x=1 HTTP/1.1\r\nHost: uploads.example\r\nContent-Type: application/json\r\n"
-            + "X-Forwarded-For: ::1\r\nX-Forwarded-Proto: http\r\nVia: 1.1 partgate\r\n"
+            + "X-Forwarded-For: ::1\r\nX-Forwarded-Proto: http\r\nForwarded: for=\"[::1]\";proto=http\r\n"
+            + "Via: 1.1 partgate\r\n"
             + "Content-Length: \(json.count)\r\n\r\n"
         #expect(result.stdoutBytes == Array(expected.utf8) + json)
     }

@@ -48,7 +48,7 @@ struct RewriteMemoryTests {
             + size + "\r\n--out--\r\n".utf8.count
         let upstreamHead =
             "POST /upload HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 127.0.0.1\r\nX-Forwarded-Proto: http\r\n"
-            + "Via: 1.1 partgate\r\nContent-Type: multipart/form-data; boundary=out\r\nContent-Length: \(expectedBody)\r\n\r\n"
+            + "Forwarded: for=127.0.0.1;proto=http\r\nVia: 1.1 partgate\r\nContent-Type: multipart/form-data; boundary=out\r\nContent-Length: \(expectedBody)\r\n\r\n"
         #expect(counter.wait() == Int64(upstreamHead.utf8.count + expectedBody))
         #expect(peak > 0 && peak < 48 * 1024, "peak RSS \(peak) KiB for a \(size >> 20) MiB body")
     }
