@@ -21,14 +21,16 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let loaded: ProxyConfiguration
+        var warnings: [ConfigDiagnostic] = []
         do {
-            loaded = try ConfigLoader.load(path: config)
+            loaded = try ConfigLoader.load(path: config, warnings: &warnings)
         } catch {
             for diagnostic in error.diagnostics {
                 StandardStream.err.write("\(diagnostic)\n")
             }
             throw ExitCode(1)
         }
+        for warning in warnings { StandardStream.err.write("\(warning)\n") }
         StandardStream.out.write("\(config): ok\n\(Self.summary(of: loaded))\n")
     }
 

@@ -54,13 +54,16 @@ public final class CertificateAuthority: Sendable {
     ///   - commonName: the subject CN (default: the first DNS name, else the first IP address; `partgate leaf` if
     ///     that is longer than the 64 characters X.509 allows for a CN).
     ///   - validityDays: how long the leaf is valid (default 30 days).
+    ///   - shiftDays: moves the validity period by this many days (default 0): `-31` makes a 30-day leaf that
+    ///     expired yesterday, `2` one that is not valid yet (for tests of how expiry is reported).
     /// - Throws: `.generation` when no name is given, a name is malformed, or OpenSSL fails.
     public func issue(
         dnsNames: [String] = [],
         ipAddresses: [String] = [],
         usage: CertificateUsage = .server,
         commonName: String? = nil,
-        validityDays: Int = 30
+        validityDays: Int = 30,
+        shiftDays: Int = 0
     ) throws(TLSError) -> IssuedCertificate {
         guard !dnsNames.isEmpty || !ipAddresses.isEmpty else {
             throw TLSError(.generation, "a leaf certificate needs at least one DNS name or IP address")
@@ -87,6 +90,7 @@ public final class CertificateAuthority: Sendable {
         let template = CertificateTemplate(
             commonName: commonName ?? (firstName.utf8.count <= 64 ? firstName : "partgate leaf"),
             validityDays: validityDays,
+            shiftDays: shiftDays,
             extensions: [
                 (NID_basic_constraints, "critical,CA:FALSE"),
                 (NID_key_usage, "critical,digitalSignature"),

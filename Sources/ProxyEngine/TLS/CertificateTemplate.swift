@@ -6,6 +6,9 @@ struct CertificateTemplate {
     var commonName: String
     /// How long the certificate is valid, from one hour ago (clock skew) to `validityDays` from now.
     var validityDays: Int
+    /// Moves the whole period by this many days (negative: a certificate that has expired, positive: one not
+    /// valid yet).
+    var shiftDays: Int = 0
     /// Extensions in `openssl x509 -extfile` syntax, by NID, added in order (subjectKeyIdentifier must come
     /// before an authorityKeyIdentifier that refers to it on a self-signed certificate).
     var extensions: [(nid: Int32, value: String)]
@@ -28,9 +31,11 @@ struct CertificateTemplate {
             }
             try check(X509_set_version(x509, Int(X509_VERSION_3)) == 1, "version")
             try check(Self.setRandomSerial(x509), "serial number")
-            try check(X509_gmtime_adj(X509_getm_notBefore(x509), -3600) != nil, "notBefore")
             try check(
-                X509_time_adj_ex(X509_getm_notAfter(x509), Int32(clamping: validityDays), 0, nil) != nil, "notAfter")
+                X509_time_adj_ex(X509_getm_notBefore(x509), Int32(clamping: shiftDays), -3600, nil) != nil, "notBefore")
+            try check(
+                X509_time_adj_ex(X509_getm_notAfter(x509), Int32(clamping: validityDays + shiftDays), 0, nil) != nil,
+                "notAfter")
             let subject = X509_get_subject_name(x509)
             try check(
                 X509_NAME_add_entry_by_txt(subject, "CN", MBSTRING_UTF8, commonName, -1, -1, 0) == 1, "subject")

@@ -11,7 +11,17 @@ extension ConfigDecoder {
         for listener in configuration.listeners {
             guard let files = listener.tls else { continue }
             do {
-                _ = try TLSServerContext(certificateChainFile: files.certificate, keyFile: files.key)
+                let context = try TLSServerContext(certificateChainFile: files.certificate, keyFile: files.key)
+                if let validity = context.leafValidity, validity.state != .valid {
+                    let node = pemFiles.first { $0.path == files.certificate }?.node
+                    let when =
+                        validity.state == .expired
+                        ? "expired on \(validity.notAfter)" : "is not valid before \(validity.notBefore)"
+                    warn(
+                        at: node,
+                        "listener \(listener.address): certificate \(files.certificate) \(when); clients that verify it "
+                            + "refuse the handshake")
+                }
             } catch {
                 reportTLS(error.reason, at: [files.key, files.certificate], "listener \(listener.address)")
             }

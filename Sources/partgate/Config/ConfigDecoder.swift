@@ -14,6 +14,8 @@ final class ConfigDecoder {
     let folder: String
     /// The problems found so far.
     private(set) var diagnostics: [ConfigDiagnostic] = []
+    /// What is worth saying but does not stop `serve` (``ConfigDiagnostic/isWarning``).
+    private(set) var warnings: [ConfigDiagnostic] = []
     /// PEM files to check once the tree is read.
     var pemFiles: [PEMFile] = []
     /// The aliases of the tree being decoded (``AliasUses/relocate(_:text:)``): a problem in a value reached
@@ -36,6 +38,18 @@ final class ConfigDecoder {
         }
         let (line, column, note) = aliases.resolve(mark)
         diagnostics.append(ConfigDiagnostic(code: code, file: file, line: line, column: column, reason: reason + note))
+    }
+
+    /// Records a warning at `node`'s position.
+    func warn(at node: Node?, _ reason: String) {
+        var diagnostic = ConfigDiagnostic(code: .invalidValue, file: file, line: 1, column: 1, reason: reason)
+        if let mark = node?.mark {
+            let (line, column, note) = aliases.resolve(mark)
+            diagnostic = ConfigDiagnostic(
+                code: .invalidValue, file: file, line: line, column: column, reason: reason + note)
+        }
+        diagnostic.isWarning = true
+        warnings.append(diagnostic)
     }
 
     /// Records a problem at an explicit position.

@@ -10,13 +10,16 @@ struct ConfigDiagnostic: Hashable, Sendable, CustomStringConvertible {
     var column: Int?
     /// What is wrong, and where it helps, how to fix it.
     var reason: String
+    /// A warning does not stop `check` or `serve` (an expired listener certificate); an error does.
+    var isWarning = false
 
-    /// `file:line:column: error: reason`, or `file: error: reason` without a position.
+    /// `file:line:column: error: reason`, or `file: error: reason` without a position (`warning:` for a warning).
     var description: String {
+        let kind = isWarning ? "warning" : "error"
         if let line, let column {
-            return "\(file):\(line):\(column): error: \(reason)"
+            return "\(file):\(line):\(column): \(kind): \(reason)"
         }
-        return "\(file): error: \(reason)"
+        return "\(file): \(kind): \(reason)"
     }
 
     /// Orders by position; problems without one come first.

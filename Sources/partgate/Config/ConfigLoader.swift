@@ -21,6 +21,13 @@ enum ConfigLoader {
     /// - Returns: the validated configuration with absolute paths.
     /// - Throws: ``ConfigError`` with every problem found.
     static func load(path: String) throws(ConfigError) -> ProxyConfiguration {
+        var warnings: [ConfigDiagnostic] = []
+        return try load(path: path, warnings: &warnings)
+    }
+
+    /// ``load(path:)``, adding what is worth a warning but does not stop `serve` (an expired listener
+    /// certificate) to `warnings`.
+    static func load(path: String, warnings: inout [ConfigDiagnostic]) throws(ConfigError) -> ProxyConfiguration {
         let bytes: [UInt8]
         do {
             bytes = try FileBytes.read(path, limit: maximumBytes)
@@ -32,7 +39,7 @@ enum ConfigLoader {
             ])
         }
         let folder = ConfigPath.folder(ofFile: path, workingDirectory: FileManager.default.currentDirectoryPath)
-        return try load(bytes: bytes, file: path, folder: folder)
+        return try load(bytes: bytes, file: path, folder: folder, warnings: &warnings)
     }
 
     /// Loads configuration text that did not come from a file path (an embedded default, a test).
@@ -42,10 +49,13 @@ enum ConfigLoader {
     ///   - folder: the absolute folder relative paths resolve against.
     /// - Throws: ``ConfigError`` with every problem found.
     static func load(yaml: String, file: String, folder: String) throws(ConfigError) -> ProxyConfiguration {
-        try load(bytes: Array(yaml.utf8), file: file, folder: folder)
+        var warnings: [ConfigDiagnostic] = []
+        return try load(bytes: Array(yaml.utf8), file: file, folder: folder, warnings: &warnings)
     }
 
-    private static func load(bytes: [UInt8], file: String, folder: String) throws(ConfigError) -> ProxyConfiguration {
+    private static func load(
+        bytes: [UInt8], file: String, folder: String, warnings: inout [ConfigDiagnostic]
+    ) throws(ConfigError) -> ProxyConfiguration {
         // A UTF-8 byte order mark (editors on Windows write one) is not content: positions count from after it.
         let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         guard let text = String(validating: bytes, as: UTF8.self) else {
@@ -75,7 +85,10 @@ enum ConfigLoader {
         let configuration = decoder.decodeRoot(root)
         if let configuration, decoder.diagnostics.isEmpty {
             decoder.checkTLSContexts(configuration)
-            if decoder.diagnostics.isEmpty { return configuration }
+            if decoder.diagnostics.isEmpty {
+                warnings += decoder.warnings
+                return configuration
+            }
         }
         let diagnostics =
             decoder.diagnostics.isEmpty

@@ -24,12 +24,14 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         let configuration: ProxyConfiguration
+        var warnings: [ConfigDiagnostic] = []
         do {
-            configuration = try ConfigLoader.load(path: config)
+            configuration = try ConfigLoader.load(path: config, warnings: &warnings)
         } catch {
             StandardStream.err.write(error.description + "\n")
             throw ExitCode(1)
         }
+        for warning in warnings { StandardStream.err.write("\(warning)\n") }  // as nginx's [warn] at start
         try ProxyRunner.run(
             configuration: configuration, extraUpstreams: [:], log: logging.makeLog(), configPath: config)
     }
