@@ -6,6 +6,8 @@ enum FieldValueList {
         var name: String
         /// Whether `;parameters` followed the name.
         var hasParameters: Bool
+        /// The coding as sent, name and parameters (what a proxy that re-frames the body announces again).
+        var text: [UInt8]
     }
 
     /// Splits every value on `,` and trims OWS; empty elements are kept (as empty slices).
@@ -104,24 +106,88 @@ enum FieldValueList {
         return length
     }
 
-    /// The transfer codings of every Transfer-Encoding line, in order.
-    /// - Throws: `invalid_transfer_encoding` for an empty element or one that is not
-    ///   `token *( OWS ";" ... )`.
+    /// The transfer codings of every Transfer-Encoding line, in order (RFC 9112 §7:
+    /// `transfer-coding = token *( OWS ";" OWS token BWS "=" BWS ( token / quoted-string ) )`). A comma inside a
+    /// quoted parameter value does not end the coding.
+    /// - Throws: `invalid_transfer_encoding` for an empty element or one that does not follow that grammar.
     static func codings(_ values: FieldValues) throws(HTTP1Error) -> [Coding] {
         guard !values.isEmpty else { return [] }
         var codings: [Coding] = []
-        for element in elements(values) {
-            var nameEnd = element.startIndex
-            while nameEnd < element.endIndex, ByteClass.isTChar(element[nameEnd]) {
-                nameEnd += 1
+        for value in values {
+            var index = value.startIndex
+            while true {
+                index = skippingWhitespace(value, from: index)
+                let start = index
+                index = skippingToken(value, from: index)
+                guard index > start else { throw HTTP1Error(.invalidTransferEncoding) }
+                let name = lowercased(value[start..<index])
+                var end = index
+                var hasParameters = false
+                while true {
+                    var cursor = skippingWhitespace(value, from: end)
+                    guard cursor < value.endIndex, value[cursor] == ByteClass.semicolon else { break }
+                    cursor = skippingWhitespace(value, from: cursor + 1)
+                    let parameterStart = cursor
+                    cursor = skippingToken(value, from: cursor)
+                    guard cursor > parameterStart else { throw HTTP1Error(.invalidTransferEncoding) }
+                    cursor = skippingWhitespace(value, from: cursor)
+                    guard cursor < value.endIndex, value[cursor] == ByteClass.equals else {
+                        throw HTTP1Error(.invalidTransferEncoding)
+                    }
+                    cursor = skippingWhitespace(value, from: cursor + 1)
+                    let valueStart = cursor
+                    if cursor < value.endIndex, value[cursor] == ByteClass.dquote {
+                        guard let closed = skippingQuotedString(value, from: cursor) else {
+                            throw HTTP1Error(.invalidTransferEncoding)
+                        }
+                        cursor = closed
+                    } else {
+                        cursor = skippingToken(value, from: cursor)
+                        guard cursor > valueStart else { throw HTTP1Error(.invalidTransferEncoding) }
+                    }
+                    end = cursor
+                    hasParameters = true
+                }
+                codings.append(Coding(name: name, hasParameters: hasParameters, text: Array(value[start..<end])))
+                index = skippingWhitespace(value, from: end)
+                if index == value.endIndex { break }
+                guard value[index] == ByteClass.comma else { throw HTTP1Error(.invalidTransferEncoding) }
+                index += 1
             }
-            let rest = trimmed(element[nameEnd...])
-            guard nameEnd > element.startIndex, rest.isEmpty || rest.first == ByteClass.semicolon else {
-                throw HTTP1Error(.invalidTransferEncoding)
-            }
-            codings.append(Coding(name: lowercased(element[..<nameEnd]), hasParameters: !rest.isEmpty))
         }
         return codings
+    }
+
+    /// The index of the first byte at or after `index` that is not SP or HTAB.
+    private static func skippingWhitespace(_ bytes: ArraySlice<UInt8>, from index: Int) -> Int {
+        var index = index
+        while index < bytes.endIndex, ByteClass.isWhitespace(bytes[index]) { index += 1 }
+        return index
+    }
+
+    /// The index of the first byte at or after `index` that is not a `tchar`.
+    private static func skippingToken(_ bytes: ArraySlice<UInt8>, from index: Int) -> Int {
+        var index = index
+        while index < bytes.endIndex, ByteClass.isTChar(bytes[index]) { index += 1 }
+        return index
+    }
+
+    /// The index just past the quoted-string (RFC 9110 §5.6.4) whose opening quote is at `index`, or nil when it
+    /// is not closed or holds a byte neither `qdtext` nor a `quoted-pair`.
+    private static func skippingQuotedString(_ bytes: ArraySlice<UInt8>, from index: Int) -> Int? {
+        var index = index + 1
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == ByteClass.dquote { return index + 1 }
+            if byte == ByteClass.backslash {
+                guard index + 1 < bytes.endIndex, ByteClass.isQuotedPairByte(bytes[index + 1]) else { return nil }
+                index += 2
+            } else {
+                guard ByteClass.isQDText(byte) else { return nil }
+                index += 1
+            }
+        }
+        return nil
     }
 
     /// The lowercased connection options of every Connection line (empty elements skipped).

@@ -17,9 +17,10 @@ public struct ResponseFraming: Hashable, Sendable {
     public var keepAlive: Bool
     /// The lowercased Connection options (for hop-by-hop removal).
     public var connectionOptions: Set<String>
-    /// The transfer codings other than a final `chunked`, in order, lower case (`gzip` of `gzip, chunked`): a
-    /// proxy that re-frames the body must still announce them, or the client reads coded bytes as the body.
-    public var otherTransferCodings: [String] = []
+    /// The transfer codings other than a final `chunked`, in order, each as sent with its parameters (`gzip` of
+    /// `gzip, chunked`; `x;p="a,b"`): a proxy that re-frames the body must still announce them, or the client reads
+    /// coded bytes as the body.
+    public var otherTransferCodings: [[UInt8]] = []
     /// The seconds of a `Keep-Alive: timeout=N` on a response that keeps the connection, if it has one.
     public var keepAliveTimeout: Int?
 
@@ -51,10 +52,10 @@ public struct ResponseFraming: Hashable, Sendable {
                     throw HTTP1Error(.invalidTransferEncoding)
                 }
                 body = .chunked
-                otherTransferCodings = codings.dropLast().map(\.name)
+                otherTransferCodings = codings.dropLast().map(\.text)
             } else {
                 body = .untilClose
-                otherTransferCodings = codings.map(\.name)
+                otherTransferCodings = codings.map(\.text)
             }
         } else if let length {
             body = .contentLength(length)

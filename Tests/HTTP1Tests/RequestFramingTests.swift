@@ -46,6 +46,8 @@ import Testing
         ("Transfer-Encoding: gzip, chunked\r\n", .unsupportedTransferCoding),
         ("Transfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n", .unsupportedTransferCoding),
         ("Transfer-Encoding: identity\r\n", .unsupportedTransferCoding),
+        ("Transfer-Encoding: gzip;p=\"a,b\", chunked\r\n", .unsupportedTransferCoding),  // one coding, then chunked
+        ("Transfer-Encoding: gzip;p=\"a, chunked\r\n", .invalidTransferEncoding),
         ("Transfer-Encoding: chunkedchunked\r\n", .unsupportedTransferCoding),
         ("Transfer-Encoding: chunked, gzip\r\n", .invalidTransferEncoding),
         ("Transfer-Encoding: chunked\r\nTransfer-Encoding: gzip\r\n", .invalidTransferEncoding),

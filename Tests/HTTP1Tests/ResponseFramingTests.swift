@@ -46,6 +46,37 @@ import Testing
         #expect(open.body == .untilClose && !open.keepAlive)
     }
 
+    /// Failed before: the list was split at every comma, so a quoted parameter value holding one (RFC 9110 §5.6.6)
+    /// left a half-quoted element that was refused; parameters were dropped when the codings were announced again.
+    @Test func codingParametersAreParsedWhole() throws {
+        let quoted = try framing("HTTP/1.1 200 OK\r\nTransfer-Encoding: x-pack ; p=\"a,b\\\"c\";q=1 , chunked\r\n\r\n").get()
+        #expect(quoted.body == .chunked)
+        #expect(quoted.otherTransferCodings == [Array(#"x-pack ; p="a,b\"c";q=1"#.utf8)])
+        let lines = try framing("HTTP/1.1 200 OK\r\nTransfer-Encoding: GZIP;level = 9\r\nTransfer-Encoding: chunked\r\n\r\n").get()
+        #expect(lines.body == .chunked && lines.otherTransferCodings == [Array("GZIP;level = 9".utf8)])
+        let open = try framing("HTTP/1.1 200 OK\r\nTransfer-Encoding: x;p=\",\"\r\n\r\n").get()
+        #expect(open.body == .untilClose && open.otherTransferCodings == [Array(#"x;p=",""#.utf8)])
+    }
+
+    @Test(arguments: [
+        "x;p=\"a,b, chunked",  // the quoted string never closes
+        "x;p=\"a\\",  // a quoted-pair cut off by the end of the line
+        "x;, chunked",  // a parameter without a name
+        "x;p, chunked",  // a parameter without a value
+        "x;p=, chunked",  // an empty value
+        "x;p=a b, chunked",  // a space inside a token value
+        "x \"p\", chunked",  // text after the name that is no parameter
+        "chunked,",  // an empty last element
+        "gzip,, chunked",  // an empty element between
+    ])
+    func malformedCodingLists(value: String) {
+        guard case .failure(let error) = framing("HTTP/1.1 200 OK\r\nTransfer-Encoding: \(value)\r\n\r\n") else {
+            Issue.record("accepted Transfer-Encoding: \(value)")
+            return
+        }
+        #expect(error.code == .invalidTransferEncoding)
+    }
+
     @Test(arguments: [
         (
             "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n",

@@ -16,7 +16,8 @@ struct ProxyResponseCodingTests {
                 RawServer.send(fd, "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\ncoded")
                 return  // the body ends with the connection
             }
-            RawServer.send(fd, "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+            let coding = String(decoding: head, as: UTF8.self).contains("/parameters") ? #"x-pack;p="a,b""# : "gzip"
+            RawServer.send(fd, "HTTP/1.1 200 OK\r\nTransfer-Encoding: \(coding), chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
             _ = RawServer.drain(fd)
         }
         defer { upstream.stop() }
@@ -37,6 +38,14 @@ struct ProxyResponseCodingTests {
         #expect(second.header("transfer-encoding") == "gzip, chunked")
         #expect(second.header("connection") == "close")
         #expect(second.text == "5\r\ncoded\r\n0\r\n\r\n")
+
+        // A coding's parameters go with it, a quoted comma in them included (refused as two elements before).
+        let parameters = try TestHTTPClient(port: port, timeout: 10)
+        parameters.send("GET /parameters HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+        let third = try #require(parameters.readResponse())
+        #expect(third.status == 200)
+        #expect(third.header("transfer-encoding") == #"x-pack;p="a,b", chunked"#)
+        #expect(third.text == "5\r\nhello\r\n0\r\n\r\n")
 
         // HTTP/1.0 knows no transfer coding: rather no answer than coded bytes taken for the body.
         let old = try TestHTTPClient(port: port, timeout: 10)

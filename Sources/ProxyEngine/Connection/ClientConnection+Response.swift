@@ -212,17 +212,18 @@ extension ClientConnection: UpstreamDelegate {
         var adding: [HTTPField] = []
         let codings = framing.otherTransferCodings
         if !codings.isEmpty {
+            var value = Array(codings.joined(separator: Array(", ".utf8)))
             // Coded bytes (`gzip, chunked`) stay coded: the codings are announced again, `chunked` re-added when
             // partgate chunks. An HTTP/1.0 client knows no transfer coding: it would take the coded bytes as the body.
             guard clientHTTP11 else {
                 worker.events.log(
-                    "upstream \(upstream.settings.name) sent transfer coding '\(codings.joined(separator: ", "))', "
+                    "upstream \(upstream.settings.name) sent transfer coding '\(String(decoding: value, as: UTF8.self))', "
                         + "which an HTTP/1.0 client cannot take")
                 answer(Problem(502, "upstream_invalid_response"))
                 return false
             }
-            let value = codings.joined(separator: ", ") + (exchange.responseChunked ? ", chunked" : "")
-            adding.append(HTTPField(name: "Transfer-Encoding", value: value))
+            if exchange.responseChunked { value.append(contentsOf: ", chunked".utf8) }
+            adding.append(HTTPField(name: "Transfer-Encoding", valueBytes: value))
         } else if exchange.responseChunked {
             adding.append(HTTPField(name: "Transfer-Encoding", value: "chunked"))
         }
