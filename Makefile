@@ -87,7 +87,8 @@ bench: deps
 bench-rss: deps
 	scripts/bench-rss.sh
 
-## bench-instructions: instructions per small proxied request under callgrind (CACHE=1: simulated cache misses too).
+## bench-instructions: instructions per small proxied request under callgrind (CACHE=1: simulated cache misses too;
+## TARGET=nginx: the nginx baseline proxy counted the same way).
 bench-instructions: build
 	scripts/callgrind-request.sh
 
