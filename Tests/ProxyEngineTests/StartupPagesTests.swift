@@ -6,7 +6,10 @@ import Testing
 /// A global the test writes: its page is private and dirty, so no mapping holding it may be advised.
 nonisolated(unsafe) private var writtenGlobal = [UInt8](repeating: 1, count: 16)
 
-@Suite struct StartupPagesTests {
+/// Serialized: two tests call `StartupPages.release()`, which drops the resident pages of every read-only file mapping
+/// of the process, the other test's own mapping included; run together, one saw its pages gone before it measured
+/// them ("resident 0 KiB before", a fresh-clone CI run).
+@Suite(.serialized) struct StartupPagesTests {
     /// The mappings chosen are read-only file mappings: one holds libc's code, none holds the heap, the stack or a
     /// written global.
     @Test func choosesCodeAndNeverWritableMemory() {
