@@ -152,24 +152,63 @@ public struct MultipartEncoder: Sendable {
         }
     }
 
-    /// Appends a validated head after its delimiter.
+    /// Appends a validated head after its delimiter: the Content-Disposition and Content-Type lines sized first
+    /// and copied into one extension of `out` (appended piece by piece, each piece paid a uniqueness and a
+    /// capacity check and a call to copy a few bytes: about a third of the encoder's cost on a small form).
     private static func appendHead(_ part: PartHead, to out: inout [UInt8]) {
-        Self.appendLiteral("Content-Disposition: form-data; name=\"", to: &out)
-        Self.append(part.name, to: &out)
-        out.append(UInt8(ascii: "\""))
-        if let filename = part.filename {
-            Self.appendLiteral("; filename=\"", to: &out)
-            Self.append(filename, to: &out)
-            out.append(UInt8(ascii: "\""))
+        let disposition: StaticString = "Content-Disposition: form-data; name=\""
+        let filenameParameter: StaticString = "; filename=\""
+        let contentTypeName: StaticString = "Content-Type: "
+        withUTF8(part.name) { name in
+            withOptionalUTF8(part.filename) { filename in
+                withOptionalUTF8(part.contentType) { contentType in
+                    var count = disposition.utf8CodeUnitCount + name.count + 3  // `"` CRLF
+                    if let filename { count += filenameParameter.utf8CodeUnitCount + filename.count + 1 }
+                    if let contentType { count += contentTypeName.utf8CodeUnitCount + contentType.count + 2 }
+                    if part.headers.isEmpty { count += 2 }  // the CRLF that ends the head
+                    let start = out.count
+                    out.append(contentsOf: repeatElement(0, count: count))
+                    out.withUnsafeMutableBufferPointer { buffer in
+                        var cursor = buffer.baseAddress! + start
+                        func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+                            guard let base = bytes.baseAddress else { return }
+                            cursor.update(from: base, count: bytes.count)
+                            cursor += bytes.count
+                        }
+                        func put(_ literal: StaticString) {
+                            cursor.update(from: literal.utf8Start, count: literal.utf8CodeUnitCount)
+                            cursor += literal.utf8CodeUnitCount
+                        }
+                        func put(_ byte: UInt8) {
+                            cursor.pointee = byte
+                            cursor += 1
+                        }
+                        put(disposition)
+                        put(name)
+                        put(UInt8(ascii: "\""))
+                        if let filename {
+                            put(filenameParameter)
+                            put(filename)
+                            put(UInt8(ascii: "\""))
+                        }
+                        put(13)
+                        put(10)
+                        if let contentType {
+                            put(contentTypeName)
+                            put(contentType)
+                            put(13)
+                            put(10)
+                        }
+                        if part.headers.isEmpty {
+                            put(13)
+                            put(10)
+                        }
+                        assert(cursor == buffer.baseAddress! + start + count)
+                    }
+                }
+            }
         }
-        out.append(13)
-        out.append(10)
-        if let contentType = part.contentType {
-            Self.appendLiteral("Content-Type: ", to: &out)
-            Self.append(contentType, to: &out)
-            out.append(13)
-            out.append(10)
-        }
+        guard !part.headers.isEmpty else { return }
         for header in part.headers {
             out += canonicalFieldName(header.name)
             out.append(contentsOf: ": ".utf8)
@@ -194,11 +233,6 @@ public struct MultipartEncoder: Sendable {
         withUTF8(value) { $0.contains(where: HeaderSyntax.isControl) }
     }
 
-    /// Appends a String's UTF-8 in one copy.
-    private static func append(_ value: String, to out: inout [UInt8]) {
-        withUTF8(value) { out.append(contentsOf: $0) }
-    }
-
     /// A String's contiguous UTF-8, read where it lies (a native string's; `withUTF8` needs a mutable copy,
     /// a reference count each way).
     @inline(__always)
@@ -208,9 +242,13 @@ public struct MultipartEncoder: Sendable {
         return copy.withUTF8(body)
     }
 
-    /// Appends a literal's bytes.
-    private static func appendLiteral(_ literal: StaticString, to out: inout [UInt8]) {
-        literal.withUTF8Buffer { out.append(contentsOf: $0) }
+    /// An optional String's contiguous UTF-8 (nil for nil), read where it lies.
+    @inline(__always)
+    private static func withOptionalUTF8<Result>(
+        _ value: String?, _ body: (UnsafeBufferPointer<UInt8>?) -> Result
+    ) -> Result {
+        guard let value else { return body(nil) }
+        return withUTF8(value) { body($0) }
     }
 
     /// Header names the encoder writes itself (or never): a kept header may not use them.

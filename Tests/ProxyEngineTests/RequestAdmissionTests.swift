@@ -104,6 +104,38 @@ struct RequestAdmissionTests {
                 + "Content-Type: multipart/form-data; boundary=c\r\n" + forwarding + "Content-Length: 9\r\n\r\n")
     }
 
+    /// The connection's forwarding lines, made once, are what the head gets when the client sent none of its own:
+    /// IPv4 and IPv6 clients, plain and TLS; with any of the three fields received (or HTTP/1.0) they are written
+    /// line by line, the received values first.
+    @Test(arguments: [("192.0.2.1", "for=192.0.2.1"), ("::1", "for=\"[::1]\"")], [false, true])
+    func forwardingLinesForAClientThatSentNone(client: (address: String, element: String), tls: Bool) throws {
+        let proto = tls ? "https" : "http"
+        let lines = "X-Forwarded-For: \(client.address)\r\nX-Forwarded-Proto: \(proto)\r\n"
+            + "Forwarded: \(client.element);proto=\(proto)\r\nVia: 1.1 partgate\r\n"
+        #expect(String(decoding: ForwardingIdentity(client: client.address, tls: tls).lines, as: UTF8.self) == lines)
+        let plain = try Self.head("GET /a HTTP/1.1\r\nHost: h\r\nX-Other: 1\r\n\r\n")
+        let written = UpstreamRequestHead.make(
+            plain, client: client.address, tls: tls, body: .relayed(.none), defaultHost: "up")
+        #expect(String(decoding: written, as: UTF8.self) == "GET /a HTTP/1.1\r\nHost: h\r\nX-Other: 1\r\n" + lines + "\r\n")
+        for (field, expected) in [
+            ("X-Forwarded-For: 10.0.0.9", "X-Forwarded-For: 10.0.0.9, \(client.address)\r\n"),
+            ("forwarded: for=10.0.0.9", "Forwarded: for=10.0.0.9, \(client.element);proto=\(proto)\r\n"),
+            ("VIA: 1.1 edge", "Via: 1.1 edge, 1.1 partgate\r\n"),
+        ] {
+            let head = try Self.head("GET /a HTTP/1.1\r\nHost: h\r\n\(field)\r\n\r\n")
+            let bytes = UpstreamRequestHead.make(
+                head, client: client.address, tls: tls, body: .relayed(.none), defaultHost: "up")
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(text.contains(expected), "\(field): \(text)")
+            #expect(!text.contains(field + "\r\n"), "\(field) was relayed as received: \(text)")
+        }
+        let old = try Self.head("GET /a HTTP/1.0\r\nHost: h\r\n\r\n")
+        let text = String(
+            decoding: UpstreamRequestHead.make(old, client: client.address, tls: tls, body: .relayed(.none), defaultHost: "up"),
+            as: UTF8.self)
+        #expect(text.hasSuffix("Forwarded: \(client.element);proto=\(proto)\r\nVia: 1.0 partgate\r\n\r\n"))
+    }
+
     /// Failed before: received forwarding values were read as Strings, so obs-text bytes went upstream as U+FFFD.
     @Test func receivedForwardingValuesKeepTheirBytes() throws {
         var parser = RequestHeadParser()

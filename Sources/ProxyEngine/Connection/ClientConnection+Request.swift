@@ -138,7 +138,7 @@ extension ClientConnection {
         }
         worker.withHeadBuffer { buffer in
             UpstreamRequestHead.write(
-                exchange.head, client: peerHost, tls: isTLS, body: body,
+                exchange.head, from: forwarding, body: body,
                 defaultHost: defaultHost(exchange),
                 into: &buffer)
             upstream.write(buffer)

@@ -25,8 +25,9 @@ final class ClientConnection: LoopResource {
     /// when a new request head completes (``adoptCurrentSettings()``), never during an exchange.
     var settings: EngineSettings
     let peer: SocketAddress
-    /// The peer's address as `X-Forwarded-For` names it, formatted once for every request of the connection.
-    private(set) lazy var peerHost = peer.host
+    /// The peer's address as `X-Forwarded-For` names it, and the forwarding lines it makes, formatted once for
+    /// every request of the connection.
+    private(set) lazy var forwarding = ForwardingIdentity(client: peer.host, tls: isTLS)
     let isTLS: Bool
     var bev: OpaquePointer?
     private var selfRef: Unmanaged<ClientConnection>?

@@ -31,14 +31,20 @@ package enum UpstreamRequestHead {
         _ head: RequestHead, client: String, tls: Bool, body: Body, defaultHost: String
     ) -> [UInt8] {
         var buffer: [UInt8] = []
-        write(head, client: client, tls: tls, body: body, defaultHost: defaultHost, into: &buffer)
+        write(
+            head, from: ForwardingIdentity(client: client, tls: tls), body: body, defaultHost: defaultHost,
+            into: &buffer)
         return buffer
     }
 
-    /// ``make(_:client:tls:body:defaultHost:)`` appending to `buffer` (a worker reuses one buffer for every head).
+    /// ``make(_:client:tls:body:defaultHost:)`` appending to `buffer` (a worker reuses one buffer for every head),
+    /// for a client whose forwarding lines were made once (a connection's every request has the same).
     static func write(
-        _ head: RequestHead, client: String, tls: Bool, body: Body, defaultHost: String, into buffer: inout [UInt8]
+        _ head: RequestHead, from identity: ForwardingIdentity, body: Body, defaultHost: String,
+        into buffer: inout [UInt8]
     ) {
+        let client = identity.client
+        let tls = identity.tls
         var removing: FieldNameSet
         switch body {
         case .rewritten: removing = rewriteRemovals
@@ -76,6 +82,15 @@ package enum UpstreamRequestHead {
                 buffer.appendUTF8(defaultHost)
                 buffer.appendLiteral("\r\n")
             }
+            // The common case in one copy: the client sent no forwarding fields of its own (nor named them as
+            // hop-by-hop options), over HTTP/1.1; the lines are then exactly the ones written below.
+            if forwardedFor, forwarded, via, head.version == .http1_1, !head.fields.contains(named: "x-forwarded-for"),
+                !head.fields.contains(named: "forwarded"), !head.fields.contains(named: "via")
+            {
+                buffer.append(contentsOf: identity.lines)
+                appendFraming(into: &buffer, body)
+                return
+            }
             appendList(into: &buffer, prefix: "X-Forwarded-For: ", head, forwardedFor ? "x-forwarded-for" : nil) {
                 $0.appendUTF8(client)
             }
@@ -104,25 +119,30 @@ package enum UpstreamRequestHead {
                     $0.appendLiteral(" partgate")
                 }
             }
-            switch body {
-            case .rewritten(let boundary, let length):
-                buffer.appendLiteral("Content-Type: ")
-                MultipartContentType.appendHeaderValue(for: boundary, to: &buffer)
-                buffer.appendLiteral("\r\n")
-                if let length {
-                    appendLength(into: &buffer, length)
-                } else {
-                    buffer.appendLiteral("Transfer-Encoding: chunked\r\n")
-                }
-            case .relayed(.chunked):
-                buffer.appendLiteral("Transfer-Encoding: chunked\r\n")
-            case .relayed(.contentLength(let length)):
-                appendLength(into: &buffer, Int64(length))
-            case .relayed(.none), .relayed(.untilClose):
-                break
-            case .spooled(let length):
+            appendFraming(into: &buffer, body)
+        }
+    }
+
+    /// Appends the lines that announce the body upstream: a re-encoded body's Content-Type, and the framing.
+    private static func appendFraming(into buffer: inout [UInt8], _ body: Body) {
+        switch body {
+        case .rewritten(let boundary, let length):
+            buffer.appendLiteral("Content-Type: ")
+            MultipartContentType.appendHeaderValue(for: boundary, to: &buffer)
+            buffer.appendLiteral("\r\n")
+            if let length {
                 appendLength(into: &buffer, length)
+            } else {
+                buffer.appendLiteral("Transfer-Encoding: chunked\r\n")
             }
+        case .relayed(.chunked):
+            buffer.appendLiteral("Transfer-Encoding: chunked\r\n")
+        case .relayed(.contentLength(let length)):
+            appendLength(into: &buffer, Int64(length))
+        case .relayed(.none), .relayed(.untilClose):
+            break
+        case .spooled(let length):
+            appendLength(into: &buffer, length)
         }
     }
 
@@ -182,4 +202,35 @@ package enum UpstreamRequestHead {
     static let rewriteRemovals = forwardRemovals.union(["content-length", "content-type"])
     /// The same plus the received Content-Length of a spooled or relayed body (sent with its exact length).
     static let spoolRemovals = forwardRemovals.union(["content-length"])
+}
+
+/// The client facts every upstream head of a connection carries, with the forwarding lines they make when the
+/// client sent none of its own: `X-Forwarded-For`, `X-Forwarded-Proto`, `Forwarded` and `Via` (HTTP/1.1), as
+/// ``UpstreamRequestHead`` writes them one by one otherwise.
+struct ForwardingIdentity: Sendable {
+    /// The client's address as `X-Forwarded-For` names it (`127.0.0.1`, `::1`).
+    let client: String
+    /// Whether the client connected over TLS.
+    let tls: Bool
+    /// The four lines, each through its CRLF.
+    let lines: [UInt8]
+
+    init(client: String, tls: Bool) {
+        self.client = client
+        self.tls = tls
+        var lines: [UInt8] = []
+        lines.appendLiteral("X-Forwarded-For: ")
+        lines.appendUTF8(client)
+        lines.appendLiteral(tls ? "\r\nX-Forwarded-Proto: https\r\nForwarded: " : "\r\nX-Forwarded-Proto: http\r\nForwarded: ")
+        if client.utf8.contains(UInt8(ascii: ":")) {
+            lines.appendLiteral("for=\"[")
+            lines.appendUTF8(client)
+            lines.appendLiteral("]\"")
+        } else {
+            lines.appendLiteral("for=")
+            lines.appendUTF8(client)
+        }
+        lines.appendLiteral(tls ? ";proto=https\r\nVia: 1.1 partgate\r\n" : ";proto=http\r\nVia: 1.1 partgate\r\n")
+        self.lines = lines
+    }
 }
