@@ -92,7 +92,7 @@ public struct MultipartParser: Sendable {
         self.limits = limits
         self.head = HeadBuffer(capacityLimit: limits.partHeaderBytes)
         self.actions = ParserActions(strictness)
-        foldingNormalized = strictness.action(for: .headerFolding) == .normalize
+        foldingNormalized = strictness.normalizesHeaderFolding
     }
 
     /// Number of parts whose head has been read (or started).

@@ -21,6 +21,10 @@ public struct Strictness: Sendable, Hashable {
         overrides[flag] ?? flag.defaultAction
     }
 
+    /// Whether `header_folding` is normalized: what every parser asks when it is made (one per request), kept
+    /// here so that it costs no lookup (a flag hashes as its raw value, a string).
+    public private(set) var normalizesHeaderFolding = StrictFlag.headerFolding.defaultAction == .normalize
+
     /// Whether `flag`'s action was set (``setAction(_:for:)``), rather than left at its default.
     public func isSet(_ flag: StrictFlag) -> Bool {
         overrides[flag] != nil
@@ -33,6 +37,7 @@ public struct Strictness: Sendable, Hashable {
             throw StrictnessError(flag: flag, action: action)
         }
         overrides[flag] = action
+        if flag == .headerFolding { normalizesHeaderFolding = action == .normalize }
     }
 }
 

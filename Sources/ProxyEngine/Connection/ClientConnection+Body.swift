@@ -241,25 +241,9 @@ extension ClientConnection {
         guard let rewrite = exchange.rewrite else { return }
         let metrics = exchange.metrics
         let audit = exchange.route.audit || exchange.route.reportOnly
-        // Parts are counted by runs of the same decision and rule (most forms: every part passed by the route's
-        // default), one add per run.
-        var run: (decision: PartDecision, count: Int)?
         rewrite.drainParts { decision, record in
-            if run?.decision == decision {
-                run!.count += 1
-            } else {
-                if let run {
-                    metrics?.countPart(
-                        run.decision.decision, reportOnly: run.decision.reportOnly, rule: run.decision.rule,
-                        count: run.count)
-                }
-                run = (decision, 1)
-            }
+            metrics?.countPart(decision.decision, reportOnly: decision.reportOnly, rule: decision.rule)
             if audit, let record { worker.events.audit(record, exchange.route.name, exchange.requestID) }
-        }
-        if let run {
-            metrics?.countPart(
-                run.decision.decision, reportOnly: run.decision.reportOnly, rule: run.decision.rule, count: run.count)
         }
     }
 

@@ -48,9 +48,8 @@ final class RouteMetrics {
         counter.increment()
     }
 
-    /// Counts `count` parts with the same decision and rule (``ClientConnection`` counts a request's run of
-    /// such parts in one add).
-    func countPart(_ decision: PartAuditRecord.Decision, reportOnly: Bool, rule: String?, count: Int = 1) {
+    /// Counts one part's decision.
+    func countPart(_ decision: PartAuditRecord.Decision, reportOnly: Bool, rule: String?) {
         let rule = rule ?? MetricName.noRule
         let slot = Self.partSlot(decision, reportOnly)
         let index: Int
@@ -61,33 +60,23 @@ final class RouteMetrics {
             index = parts.count - 1
         }
         if let counter = parts[index].counters[slot] {
-            counter.increment(by: count)
+            counter.increment()
             return
         }
-        let counter = makePartCounter(decision, reportOnly: reportOnly, rule: rule)
-        parts[index].counters[slot] = counter
-        counter.increment(by: count)
-    }
-
-    private func makePartCounter(_ decision: PartAuditRecord.Decision, reportOnly: Bool, rule: String) -> Counter {
-        Counter(
+        let counter = Counter(
             label: MetricName.parts,
             dimensions: [
                 ("route", name), ("decision", decision.rawValue), ("rule", rule),
                 ("report_only", reportOnly ? "true" : "false"),
             ])
+        parts[index].counters[slot] = counter
+        counter.increment()
     }
 
-    private static let partSlots = 8  // ``partSlot(_:_:)``: four decisions, report-only or not
+    private static let decisions = PartAuditRecord.Decision.allCases
+    private static let partSlots = decisions.count * 2
 
     private static func partSlot(_ decision: PartAuditRecord.Decision, _ reportOnly: Bool) -> Int {
-        let index: Int
-        switch decision {
-        case .pass: index = 0
-        case .truncate: index = 1
-        case .strip: index = 2
-        case .reject: index = 3
-        }
-        return index * 2 + (reportOnly ? 1 : 0)
+        (decisions.firstIndex(of: decision) ?? 0) * 2 + (reportOnly ? 1 : 0)
     }
 }
