@@ -34,9 +34,9 @@ public struct RequestFraming: Hashable, Sendable {
     /// - Parameter head: A parsed request head.
     /// - Throws: A framing or connection-semantics ``HTTP1Error``.
     public init(analyzing head: RequestHead) throws(HTTP1Error) {
-        let fields = head.fields
-        let transferEncoding = fields.valueSlices(.transferEncoding)
-        let contentLength = fields.valueSlices(.contentLength)
+        // The fields are read through `head` (a local copy of them counted two references and released them).
+        let transferEncoding = head.fields.valueSlices(.transferEncoding)
+        let contentLength = head.fields.valueSlices(.contentLength)
         if !transferEncoding.isEmpty {
             guard head.version != .http1_0 else {
                 throw HTTP1Error(.transferEncodingInHTTP10)
@@ -51,7 +51,7 @@ public struct RequestFraming: Hashable, Sendable {
         } else {
             body = .none
         }
-        connectionOptions = try FieldValueList.connectionOptions(fields.valueSlices(.connection))
+        connectionOptions = try FieldValueList.connectionOptions(head.fields.valueSlices(.connection))
         guard connectionOptions.isEmpty || connectionOptions.isDisjoint(with: RequestFraming.protectedFieldNames) else {
             throw HTTP1Error(.connectionNamesProtectedField)
         }
@@ -61,9 +61,9 @@ public struct RequestFraming: Hashable, Sendable {
         } else {
             keepAlive = !connectionOptions.holdsConnectionOption("close")
         }
-        isUpgradeRequest = connectionOptions.holdsConnectionOption("upgrade") && fields.contains(.upgrade)
+        isUpgradeRequest = connectionOptions.holdsConnectionOption("upgrade") && head.fields.contains(.upgrade)
         expectsContinue = false
-        for element in FieldValueList.elements(fields.valueSlices(.expect)) where !element.isEmpty {
+        for element in FieldValueList.elements(head.fields.valueSlices(.expect)) where !element.isEmpty {
             guard FieldValueList.lowercased(element) == "100-continue" else {
                 throw HTTP1Error(.unknownExpectation)
             }

@@ -30,9 +30,9 @@ public struct ResponseFraming: Hashable, Sendable {
     ///   - requestMethod: The method of the request this response answers (`HEAD` means no body).
     /// - Throws: A framing ``HTTP1Error``.
     public init(analyzing head: ResponseHead, requestMethod: String) throws(HTTP1Error) {
-        let fields = head.fields
-        let transferEncoding = fields.valueSlices(.transferEncoding)
-        let contentLength = fields.valueSlices(.contentLength)
+        // The fields are read through `head` (a local copy of them counted two references and released them).
+        let transferEncoding = head.fields.valueSlices(.transferEncoding)
+        let contentLength = head.fields.valueSlices(.contentLength)
         guard transferEncoding.isEmpty || contentLength.isEmpty else {
             throw HTTP1Error(.contentLengthWithTransferEncoding)
         }
@@ -41,7 +41,7 @@ public struct ResponseFraming: Hashable, Sendable {
         }
         let codings = try FieldValueList.codings(transferEncoding)
         let length = try FieldValueList.contentLength(contentLength)
-        connectionOptions = try FieldValueList.connectionOptions(fields.valueSlices(.connection))
+        connectionOptions = try FieldValueList.connectionOptions(head.fields.valueSlices(.connection))
         isInterim = head.isInformational && head.status != 101
         isSwitchingProtocols = head.status == 101
         if head.isInformational || head.status == 204 || head.status == 304 || requestMethod == "HEAD" {
@@ -71,7 +71,7 @@ public struct ResponseFraming: Hashable, Sendable {
             keepAlive = !connectionOptions.holdsConnectionOption("close")
         }
         if keepAlive {
-            let values = fields.valueSlices(.keepAlive)  // located when the head was parsed: no walk
+            let values = head.fields.valueSlices(.keepAlive)  // located when the head was parsed: no walk
             if !values.isEmpty { keepAliveTimeout = KeepAliveTimeout.seconds(in: values) }
         }
     }

@@ -9,7 +9,8 @@ extension ClientConnection {
         defer { reader?.refresh() }
         while phase == .head, let chain = EvBuffer.firstChain(input) {
             let wasIdle = heads.isIdle
-            switch heads.feed(chain) {
+            let parsed = heads.feed(chain)
+            switch consume parsed {  // the head moves out of the result (see relayResponse)
             case .needMore:
                 EvBuffer.drain(input, chain.count)
                 if wasIdle && !heads.isIdle { arm(settings.headerTimeout) }

@@ -96,7 +96,9 @@ extension ClientConnection: UpstreamDelegate {
         while self.exchange === exchange, !exchange.responseDone {
             if exchange.responseStatus == nil {
                 guard let chain = EvBuffer.firstChain(upstream.input) else { return }
-                switch exchange.responseParser.feed(chain) {
+                // Consumed: the head is moved out of the result, not copied out of it and the result destroyed.
+                let parsed = exchange.responseParser.feed(chain)
+                switch consume parsed {
                 case .needMore:
                     EvBuffer.drain(upstream.input, chain.count)
                 case .error(let error):

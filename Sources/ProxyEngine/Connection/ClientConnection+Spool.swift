@@ -105,10 +105,17 @@ extension ClientConnection {
 
     /// An idle pooled connection to the route's upstream, or a new one; nil when none can be made.
     private func openUpstream(_ exchange: Exchange) -> UpstreamConnection? {
-        guard let upstreamSettings = exchange.routeUpstream?.settings ?? settings.upstreams[exchange.route.upstream],
-            let upstream = worker.pool.take(upstreamSettings.name)
+        // The settings are lent where they lie: `a?.settings ?? b[name]` copied them (a dozen references counted
+        // and released per request).
+        if let routeUpstream = exchange.routeUpstream { return openUpstream(exchange, routeUpstream.settings) }
+        guard let upstreamSettings = settings.upstreams[exchange.route.upstream] else { return nil }
+        return openUpstream(exchange, upstreamSettings)
+    }
+
+    private func openUpstream(_ exchange: Exchange, _ upstreamSettings: borrowing UpstreamSettings) -> UpstreamConnection? {
+        guard let upstream = worker.pool.take(upstreamSettings.name)
                 ?? UpstreamConnection(
-                    loop: worker.loop, settings: upstreamSettings, generation: settings.generation,
+                    loop: worker.loop, settings: copy upstreamSettings, generation: settings.generation,
                     buffers: settings.buffers, metrics: exchange.metrics?.upstream, addressMemory: worker.pool)
         else { return nil }
         upstream.delegate = self
