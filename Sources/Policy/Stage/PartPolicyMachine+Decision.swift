@@ -69,7 +69,7 @@ extension PartPolicyMachine {
         forwarded = Int64(count)
         makeOutput()
         phase = .streaming
-        return .release(output!, forwardCount: count)
+        return .release(output, forwardCount: count)
     }
 
     /// Sets ``output``, the head to encode under ``plan``: renamed, with the route's filename treatment, Content-Type and
@@ -82,43 +82,44 @@ extension PartPolicyMachine {
     mutating func makeOutput() {
         precondition(current.index >= 0 && plan != nil, "a decided part has a head and a plan")
         output = current
-        output!.filename = facts.filename
-        if !output!.headers.isEmpty { output!.headers = [] }
+        hasOutput = true
+        output.filename = facts.filename
+        if !output.headers.isEmpty { output.headers = [] }
         if current.filename == nil, let declared = current.contentType, !PartCharset.mustForward(declared) {
             // A field: formidable takes any part with a Content-Type, busboy one of application/octet-stream, for a
             // file, past the rules that judged a field. A rule may still set one (below).
-            output!.contentType = nil
+            output.contentType = nil
         }
         let renamesFile = plan!.filenameTemplate.isSome && current.filename?.isEmpty == false
         if plan!.fieldTemplate.isSome || renamesFile {
             let values = templateValues(plan!, head: current)
             if let template = plan!.fieldTemplate {
-                output!.name = SafeName.sanitizeFieldName(template.render(values))
+                output.name = SafeName.sanitizeFieldName(template.render(values))
             }
             if renamesFile, let template = plan!.filenameTemplate {
                 // A file keeps a name: a template that renders empty (`{ext}` of a name without one) must not
                 // turn it into "no file chosen".
                 let rendered = SafeName.sanitizeFilename(template.render(values))
-                output!.filename = rendered.isEmpty ? SafeName.fallbackName : rendered
+                output.filename = rendered.isEmpty ? SafeName.fallbackName : rendered
             }
         }
         for operation in plan!.headerOperations {
             switch operation {
             case .remove(let name) where name.lowercased() == "content-type":
-                output!.contentType = nil
+                output.contentType = nil
             case .remove(let name):
                 let lowered = name.lowercased()
-                output!.headers.removeAll { $0.name.lowercased() == lowered }
+                output.headers.removeAll { $0.name.lowercased() == lowered }
             case .set(let field) where field.name.lowercased() == "content-type":
-                output!.contentType = field.value
+                output.contentType = field.value
             case .set(let field):
                 let lowered = field.name.lowercased()
-                output!.headers.removeAll { $0.name.lowercased() == lowered }
-                output!.headers.append(PartHeader(name: field.name, value: field.value))
+                output.headers.removeAll { $0.name.lowercased() == lowered }
+                output.headers.append(PartHeader(name: field.name, value: field.value))
             case .setSniffedType:
                 guard let sniffed else { continue }
                 let declared = current.contentType.map { PartEvaluator.essence(of: $0) }
-                if declared != sniffed.mimeType { output!.contentType = sniffed.mimeType }
+                if declared != sniffed.mimeType { output.contentType = sniffed.mimeType }
             }
         }
     }

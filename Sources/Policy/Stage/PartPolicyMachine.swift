@@ -48,8 +48,12 @@ struct PartPolicyMachine<Digest: PartDigest> {
     /// The plan: found at head time if no rule needed the sniffed type (a held part keeps it until it is decided),
     /// else found when the held part is decided; the part is forwarded under it.
     var plan: PartPlan?
-    /// The head as forwarded.
-    var output: PartHead?
+    /// The head as forwarded, when ``hasOutput`` (a placeholder otherwise, like `current` before the first part).
+    /// Not optional: a stage lends it to the encoder where it lies, where `output!` copied it, and an optional head
+    /// was destroyed through its type's generic witness.
+    var output = PartHead(index: -1, name: "")
+    /// Whether ``output`` holds the current part's forwarded head (set by ``makeOutput()``).
+    var hasOutput = false
     var window = SniffWindow()
     var sniffed: SniffResult?
     var digest = Digest()
@@ -95,7 +99,7 @@ struct PartPolicyMachine<Digest: PartDigest> {
 
     mutating func partHead(_ head: consuming PartHead) -> PolicyHeadAction {
         switch headStep(consume head) {
-        case .write: return .writeHead(output!)
+        case .write: return .writeHead(output)
         case .none: return .none
         case .reject(let rejection): return .reject(rejection)
         }
@@ -274,7 +278,7 @@ struct PartPolicyMachine<Digest: PartDigest> {
         current = head
         // Cleared only when set: assigning nil destroys the old value through its type's generic witness.
         if plan.isSome { plan = nil }
-        if output.isSome { output = nil }
+        hasOutput = false
         window.reset()
         if sniffed.isSome { sniffed = nil }
         if walker.isSome { walker = nil }
@@ -349,10 +353,11 @@ struct PartPolicyMachine<Digest: PartDigest> {
         }
         // Field by field: binding `current` or `output` to a local copies every field of the head.
         return PartAuditRecord(
-            index: current.index, name: current.name, forwardedName: output?.name, filename: current.filename,
-            forwardedFilename: output?.filename, declaredType: current.contentType,
-            forwardedType: output?.contentType, sniffedType: sniffedType, receivedBytes: received,
-            forwardedBytes: forwarded, digest: output == nil ? nil : digest.finalize(), decision: decision,
+            index: current.index, name: current.name, forwardedName: hasOutput ? output.name : nil,
+            filename: current.filename, forwardedFilename: hasOutput ? output.filename : nil,
+            declaredType: current.contentType, forwardedType: hasOutput ? output.contentType : nil,
+            sniffedType: sniffedType, receivedBytes: received,
+            forwardedBytes: forwarded, digest: hasOutput ? digest.finalize() : nil, decision: decision,
             reportOnly: false, rule: rule, matchedRules: plan?.matchedRules ?? [], detail: detail)
     }
 }

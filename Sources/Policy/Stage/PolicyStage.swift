@@ -152,7 +152,7 @@ public struct PolicyStage<Digest: PartDigest> {
         if shadow != nil { _ = shadow!.machine.partHead(copy head) }
         defer { collectRecords() }
         if case .write = enforcer.headStep(consume head) {
-            downstream.forwardHead(enforcer.output!)
+            downstream.forwardHead(enforcer.output)
         }
     }
 

@@ -62,9 +62,9 @@ extension ClientConnection {
         var renewable: PolicyRewriter?
         let wouldRefuse: Problem?
         do {
-            let decision = try RequestAdmission.decideBody(head, framing: framing, route: route)
-            wouldRefuse = decision.wouldRefuse
-            switch decision.body {
+            let (decided, refusal) = try RequestAdmission.decideBody(head, framing: framing, route: route).split()
+            wouldRefuse = refusal
+            switch consume decided {
             case .passthrough(let chunked):
                 body = .passthrough(chunked: chunked)
             case .rewrite(let parser):

@@ -79,6 +79,11 @@ package enum RequestAdmission {
         /// Set on a report-only route whose policy refuses the request (`other_bodies: reject`): the body is
         /// relayed as on a route without rules, and this is logged as what would have happened.
         package var wouldRefuse: Problem?
+
+        /// The two parts, moved out (binding `body`'s parser from a decision copied the parser).
+        package consuming func split() -> (body: Body, wouldRefuse: Problem?) {
+            (body, wouldRefuse)
+        }
     }
 
     /// How the body is forwarded (``decideBody(_:framing:route:)`` without the would-be refusal).
