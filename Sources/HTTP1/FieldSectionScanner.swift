@@ -60,6 +60,12 @@ struct FieldSectionScanner: Sendable {
         self.maxFieldCount = maxFieldCount
     }
 
+    /// Records into `list` (emptied, its capacity kept) when the scanner has no list of its own yet.
+    mutating func adopt(_ list: consuming [HTTPFields.Entry]) {
+        guard entries.capacity == 0 else { return }
+        entries = list
+    }
+
     /// Takes the recorded entries, leaving the scanner's list empty.
     mutating func takeEntries() -> [HTTPFields.Entry] {
         defer { entries = [] }

@@ -35,6 +35,28 @@ public struct HTTPFields: Sendable {
         indexNames()
     }
 
+    /// The most buffer bytes a parser takes back from a finished head (``RequestHeadParser/recycle(_:)``): a
+    /// typical head's, so that an idle keep-alive connection keeps no more than that.
+    public static let maxRecycledBytes = 4096
+
+    /// Whether a parser would take this list's buffers back (``maxRecycledBytes``).
+    public var isRecyclable: Bool {
+        storage.capacity <= Self.maxRecycledBytes && entries.capacity <= Self.maxRecycledBytes / 32
+    }
+
+    /// Gives up the byte buffer and the entry list, emptied, their capacity kept (no allocation when nothing else
+    /// holds them); the list is left empty.
+    mutating func takeBuffers() -> (storage: [UInt8], entries: [Entry]) {
+        var taken = (storage: [UInt8](), entries: [Entry]())
+        swap(&taken.storage, &storage)
+        swap(&taken.entries, &entries)
+        nameLengths = 0
+        known = KnownFieldIndex()
+        taken.storage.removeAll(keepingCapacity: true)
+        taken.entries.removeAll(keepingCapacity: true)
+        return taken
+    }
+
     /// Sets `nameLengths` and `known` for all entries.
     private mutating func indexNames() {
         var mask: UInt64 = 0

@@ -58,6 +58,8 @@ extension RequestTarget {
         guard !bytes.isEmpty else {
             throw HTTP1Error(.invalidTarget, offset: 0)
         }
-        self = try RequestTarget.parse(bytes, method: method, offset: 0)
+        self = try bytes.withUnsafeBufferPointer { bytes throws(HTTP1Error) in
+            try RequestTarget.parse(bytes, method: method, offset: 0)
+        }
     }
 }

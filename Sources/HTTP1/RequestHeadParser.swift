@@ -69,6 +69,17 @@ public struct RequestHeadParser: Sendable {
     /// Whether no byte of a new head has been received (only complete empty lines, if anything).
     public var isIdle: Bool { state == .leadingLine }
 
+    /// Takes a finished head's field buffers for the next head to fill, so that a keep-alive connection's next
+    /// head allocates neither: only while no byte of a head was received and the parser has no buffer yet, and
+    /// only buffers within ``HTTPFields/maxRecycledBytes``. Buffers something else still holds are copied on the
+    /// first write (an allocation, as without them).
+    public mutating func recycle(_ fields: consuming HTTPFields) {
+        guard state == .leadingLine, position == 0, storage.capacity == 0, fields.isRecyclable else { return }
+        let buffers = fields.takeBuffers()
+        storage = buffers.storage
+        scanner.adopt(buffers.entries)
+    }
+
     /// Forgets any partial head or failure.
     public mutating func reset() {
         self = RequestHeadParser(limits: limits, methods: methods)
@@ -116,7 +127,7 @@ public struct RequestHeadParser: Sendable {
                 storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: span[runStart..<headEnd]))
                 let head = RequestHead(
                     method: method,
-                    target: target!,
+                    target: target.take()!,
                     version: version,
                     fields: HTTPFields(storage: storage, entries: scanner.takeEntries())
                 )
@@ -301,11 +312,11 @@ public struct RequestHeadParser: Sendable {
     private mutating func requestLineComplete() -> HTTP1Error? {
         version = HTTPVersion(major: major, minor: minor)
         do {
-            target = try RequestTarget.parse(
-                Array(storage[(methodEnd + 1)..<targetEnd]),
-                method: method,
-                offset: methodEnd + 1
-            )
+            // Read in place: a copy of the target's bytes was an allocation per request.
+            let (start, end, method) = (methodEnd + 1, targetEnd, method)
+            target = try storage.withUnsafeBufferPointer { stored throws(HTTP1Error) in
+                try RequestTarget.parse(UnsafeBufferPointer(rebasing: stored[start..<end]), method: method, offset: start)
+            }
         } catch {
             return error
         }

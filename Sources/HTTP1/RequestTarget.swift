@@ -68,7 +68,7 @@ public struct RequestTarget: Hashable, Sendable, CustomStringConvertible {
         return Substring(utf8[lower..<upper])
     }
 
-    private init(form: Form, bytes: [UInt8], authority: Range<Int>?, path: Range<Int>, query: Range<Int>?) {
+    private init(form: Form, bytes: UnsafeBufferPointer<UInt8>, authority: Range<Int>?, path: Range<Int>, query: Range<Int>?) {
         self.form = form
         self.string = String(decoding: bytes, as: UTF8.self)
         self.authorityRange = authority
@@ -82,9 +82,9 @@ public struct RequestTarget: Hashable, Sendable, CustomStringConvertible {
     ///   - method: The request method (form rules depend on it).
     ///   - offset: The head offset of `bytes[0]`, for error offsets.
     /// - Throws: `invalid_target`, `invalid_target_form` or `userinfo_in_target`.
-    static func parse(_ bytes: [UInt8], method: String, offset: Int) throws(HTTP1Error) -> RequestTarget {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, method: String, offset: Int) throws(HTTP1Error) -> RequestTarget {
         let isConnect = method == "CONNECT"
-        if bytes == [UInt8(ascii: "*")] {
+        if bytes.count == 1, bytes[0] == UInt8(ascii: "*") {
             guard method == "OPTIONS" else {
                 throw HTTP1Error(.invalidTargetForm, offset: offset)
             }
@@ -98,7 +98,7 @@ public struct RequestTarget: Hashable, Sendable, CustomStringConvertible {
             return RequestTarget(form: .origin, bytes: bytes, authority: nil, path: path, query: query)
         }
         if isConnect {
-            try checkAuthority(bytes[...], requirePort: true, offset: offset)
+            try checkAuthority(bytes, requirePort: true, offset: offset)
             return RequestTarget(form: .authority, bytes: bytes, authority: 0..<bytes.count, path: 0..<0, query: nil)
         }
         let schemeEnd = try absoluteScheme(bytes, offset: offset)
@@ -109,7 +109,9 @@ public struct RequestTarget: Hashable, Sendable, CustomStringConvertible {
         {
             authorityEnd += 1
         }
-        try checkAuthority(bytes[authorityStart..<authorityEnd], requirePort: false, offset: offset + authorityStart)
+        try checkAuthority(
+            UnsafeBufferPointer(rebasing: bytes[authorityStart..<authorityEnd]), requirePort: false,
+            offset: offset + authorityStart)
         let (path, query) = try pathAndQuery(bytes, from: authorityEnd, offset: offset)
         return RequestTarget(
             form: .absolute,
@@ -121,7 +123,7 @@ public struct RequestTarget: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Checks `http://` or `https://` (any case) and returns the index of the `:`.
-    private static func absoluteScheme(_ bytes: [UInt8], offset: Int) throws(HTTP1Error) -> Int {
+    private static func absoluteScheme(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int) throws(HTTP1Error) -> Int {
         guard let colon = bytes.firstIndex(of: ByteClass.colon) else {
             throw HTTP1Error(.invalidTarget, offset: offset)
         }
@@ -136,7 +138,7 @@ public struct RequestTarget: Hashable, Sendable, CustomStringConvertible {
         return colon
     }
 
-    private static func checkAuthority(_ bytes: ArraySlice<UInt8>, requirePort: Bool, offset: Int) throws(HTTP1Error) {
+    private static func checkAuthority(_ bytes: UnsafeBufferPointer<UInt8>, requirePort: Bool, offset: Int) throws(HTTP1Error) {
         switch AuthoritySyntax.validate(bytes, allowEmptyHost: false, requirePort: requirePort) {
         case nil: return
         case .userinfo(let at): throw HTTP1Error(.userinfoInTarget, offset: offset + at)
@@ -146,7 +148,7 @@ public struct RequestTarget: Hashable, Sendable, CustomStringConvertible {
 
     /// Validates `path [ "?" query ]` from `start` to the end and returns both ranges.
     private static func pathAndQuery(
-        _ bytes: [UInt8],
+        _ bytes: UnsafeBufferPointer<UInt8>,
         from start: Int,
         offset: Int
     ) throws(HTTP1Error) -> (Range<Int>, Range<Int>?) {
@@ -189,7 +191,7 @@ public struct RequestTarget: Hashable, Sendable, CustomStringConvertible {
     /// Refuses a path segment that is `.` or `..`, spelled with `%2E` or not (RFC 3986 §5.2.4): a backend that
     /// resolves `/public/../admin` serves another path than the one routed on, as with `#` and `\`. A segment's
     /// `;` parameters do not count (`..;x` is `..` to Tomcat and Jetty, which drop them before resolving).
-    private static func refuseDotSegment(_ bytes: [UInt8], _ segment: Range<Int>, offset: Int) throws(HTTP1Error) {
+    private static func refuseDotSegment(_ bytes: UnsafeBufferPointer<UInt8>, _ segment: Range<Int>, offset: Int) throws(HTTP1Error) {
         var dots = 0
         var index = segment.lowerBound
         var end = segment.upperBound

@@ -51,6 +51,17 @@ public struct ResponseHeadParser: Sendable {
     /// Whether no byte of a new head has been received (only complete empty lines, if anything).
     public var isIdle: Bool { state == .leadingLine }
 
+    /// Takes a finished head's field buffers for the next head to fill, so that a keep-alive connection's next
+    /// head allocates neither: only while no byte of a head was received and the parser has no buffer yet, and
+    /// only buffers within ``HTTPFields/maxRecycledBytes``. Buffers something else still holds are copied on the
+    /// first write (an allocation, as without them).
+    public mutating func recycle(_ fields: consuming HTTPFields) {
+        guard state == .leadingLine, position == 0, storage.capacity == 0, fields.isRecyclable else { return }
+        let buffers = fields.takeBuffers()
+        storage = buffers.storage
+        scanner.adopt(buffers.entries)
+    }
+
     /// Forgets any partial head or failure.
     public mutating func reset() {
         self = ResponseHeadParser(limits: limits)

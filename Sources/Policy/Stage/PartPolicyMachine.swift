@@ -73,6 +73,14 @@ struct PartPolicyMachine<Digest: PartDigest> {
         self.uuid = uuid
     }
 
+    /// Takes `old`'s list of part decisions, emptied, its capacity kept: a stage renewed for a keep-alive
+    /// connection's next body allocates none.
+    mutating func adoptDecisions(from old: inout PartPolicyMachine) {
+        guard decisions.capacity == 0, old.decisions.capacity <= 64 else { return }
+        swap(&decisions, &old.decisions)
+        decisions.removeAll(keepingCapacity: true)
+    }
+
     /// Whether records are waiting for ``takeRecords()``.
     var hasRecords: Bool { !records.isEmpty }
 

@@ -104,6 +104,12 @@ public struct PolicyStage<Digest: PartDigest> {
         }
     }
 
+    /// Takes the buffers of `old`, a stage whose body ended, that a new stage would allocate again (the list of part
+    /// decisions); `old` must not be used again.
+    public mutating func adoptBuffers(from old: inout PolicyStage) {
+        enforcer.adoptDecisions(from: &old.enforcer)
+    }
+
     /// Whether the route is report-only.
     public var isReportOnly: Bool { shadow != nil }
 

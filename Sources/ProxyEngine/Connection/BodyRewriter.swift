@@ -114,6 +114,7 @@ struct RewritePipeline<Digest: PartDigest> {
         filter = PolicyFilter(
             stage: PolicyStage(route: route, auditDetail: auditDetail, auditRecords: auditRecords, uuid: uuid),
             downstream: RewriteRecorder(boundary: boundary, recycling: &old.filter.downstream))
+        filter.stage.adoptBuffers(from: &old.filter.stage)
     }
 
     @inline(__always)

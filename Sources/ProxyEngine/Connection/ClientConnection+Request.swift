@@ -9,6 +9,9 @@ extension ClientConnection {
         defer { reader?.refresh() }
         while phase == .head, let chain = EvBuffer.firstChain(input) {
             let wasIdle = heads.isIdle
+            // Taken back only once bytes come: by then the last exchange is gone and its buffers are held by nothing
+            // else (a pipelined head, parsed while the exchange ends, gets buffers of its own).
+            if let spare = spareRequestFields.take() { heads.recycle(spare) }
             let parsed = heads.feed(chain)
             switch consume parsed {  // the head moves out of the result (see relayResponse)
             case .needMore:

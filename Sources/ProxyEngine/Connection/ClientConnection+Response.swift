@@ -96,6 +96,7 @@ extension ClientConnection: UpstreamDelegate {
         while self.exchange === exchange, !exchange.responseDone {
             if exchange.responseStatus == nil {
                 guard let chain = EvBuffer.firstChain(upstream.input) else { return }
+                if let spare = spareResponseFields.take() { exchange.responseParser.recycle(spare) }
                 // Consumed: the head is moved out of the result, not copied out of it and the result destroyed.
                 let parsed = exchange.responseParser.feed(chain)
                 switch consume parsed {
@@ -108,6 +109,7 @@ extension ClientConnection: UpstreamDelegate {
                 case .complete(let head, let consumed):
                     EvBuffer.drain(upstream.input, consumed)
                     guard startResponse(head, exchange, upstream) else { return }
+                    if head.fields.isRecyclable { spareResponseFields = head.fields }
                 }
                 continue
             }
@@ -331,6 +333,7 @@ extension ClientConnection: UpstreamDelegate {
         served += 1
         worker.exchangesCompleted += 1
         StartupPages.exchangesCompleted(worker.exchangesCompleted)
+        if exchange.head.fields.isRecyclable { spareRequestFields = exchange.head.fields }
         if let rewriter = exchange.renewable, rewriter.isRecyclable {
             exchange.renewable = nil
             spareRewriter = rewriter

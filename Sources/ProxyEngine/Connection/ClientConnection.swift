@@ -37,6 +37,10 @@ final class ClientConnection: LoopResource {
     /// The last completed exchange's rewriter, renewed for the next multipart body (its object and output
     /// buffers are reused; everything else is made anew).
     var spareRewriter: PolicyRewriter?
+    /// The last request head's and response head's field buffers, taken back by the parsers for the next heads
+    /// (``RequestHeadParser/recycle(_:)``): a keep-alive connection's next exchange allocates none of the four.
+    var spareRequestFields: HTTPFields?
+    var spareResponseFields: HTTPFields?
     /// Reading from the client is paused because the upstream's output is full.
     var clientPaused = false
     /// Reading from the upstream is paused because the client's output is full.
