@@ -65,7 +65,7 @@ extension ClientConnection {
         var renewable: PolicyRewriter?
         let wouldRefuse: Problem?
         do {
-            let (decided, refusal) = try RequestAdmission.decideBody(head, framing: framing, route: route).split()
+            let (decided, refusal) = try RequestAdmission.decideBodyParts(head, framing: framing, route: route)
             wouldRefuse = refusal
             switch consume decided {
             case .passthrough(let chunked):

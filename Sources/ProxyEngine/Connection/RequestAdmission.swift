@@ -117,6 +117,15 @@ package enum RequestAdmission {
     package static func decideBody(
         _ head: RequestHead, framing: RequestFraming, route: RouteConfiguration
     ) throws(Problem) -> BodyDecision {
+        let (body, wouldRefuse) = try decideBodyParts(head, framing: framing, route: route)
+        return BodyDecision(body: body, wouldRefuse: wouldRefuse)
+    }
+
+    /// ``decideBody(_:framing:route:)`` as its two parts, made where the caller takes them: a decision split
+    /// afterwards copied its parser out and destroyed the decision.
+    static func decideBodyParts(
+        _ head: RequestHead, framing: RequestFraming, route: RouteConfiguration
+    ) throws(Problem) -> (body: Body, wouldRefuse: Problem?) {
         if case .contentLength(let length) = framing.body, length > UInt64(route.limits.bodyBytes) {
             throw Problem.bodyTooLarge(route.limits.bodyBytes)
         }
@@ -128,14 +137,14 @@ package enum RequestAdmission {
         }
         let chunked = framing.body == .chunked
         let hasBody = framing.body != .none && framing.body != .contentLength(0)
-        guard route.multipart == .rewrite else { return BodyDecision(body: .passthrough(chunked: chunked)) }
+        guard route.multipart == .rewrite else { return (.passthrough(chunked: chunked), nil) }
         /// A body that is not multipart/form-data: relayed, unless the route refuses other bodies.
-        func otherBody(_ problem: Problem) throws(Problem) -> BodyDecision {
+        func otherBody(_ problem: Problem) throws(Problem) -> (body: Body, wouldRefuse: Problem?) {
             guard hasBody && route.otherBodies == .reject else {
-                return BodyDecision(body: .passthrough(chunked: chunked))
+                return (.passthrough(chunked: chunked), nil)
             }
             guard route.reportOnly else { throw problem }
-            return BodyDecision(body: .passthrough(chunked: chunked), wouldRefuse: problem)
+            return (.passthrough(chunked: chunked), problem)
         }
         guard let contentType else {
             return try otherBody(
@@ -146,11 +155,12 @@ package enum RequestAdmission {
             let parsed = try contentType.withUnsafeBytes { value in
                 Result { () throws(MultipartError) in try MultipartContentType.parse(value) }
             }.get()
-            return BodyDecision(
-                body: .rewrite(
+            return (
+                .rewrite(
                     MultipartParser(
                         boundary: parsed.boundary, limits: route.limits.multipartLimits,
-                        strictness: route.strictness)))
+                        strictness: route.strictness)),
+                nil)
         } catch {
             if error.reason == .flag(.notMultipartFormData) || error.reason == .flag(.contentTypeSyntax) {
                 // Rack and formidable read `multipart/mixed` (formidable any type naming `multipart`) as a form:
@@ -159,7 +169,7 @@ package enum RequestAdmission {
                     let problem = Problem(415, "multipart_not_form_data",
                         detail: "a multipart body other than multipart/form-data cannot be checked against this route's rules")
                     guard route.reportOnly else { throw problem }
-                    return BodyDecision(body: .passthrough(chunked: chunked), wouldRefuse: problem)
+                    return (.passthrough(chunked: chunked), problem)
                 }
                 return try otherBody(Problem(415, "other_body", detail: "this route takes multipart/form-data bodies"))
             }
