@@ -41,6 +41,45 @@ struct ProxyChunkBatchTests {
         return nil
     }
 
+    /// The close delimiter goes upstream in the chunk of the read that brought the body's end, with part bytes,
+    /// not in a chunk of its own.
+    @Test func aBodysLastReadAndItsCloseDelimiterGoUpstreamAsOneChunk() throws {
+        let upstream = try RecordingUpstream()
+        defer { upstream.stop() }
+        var route = RouteConfiguration(name: "batch", upstream: "up", forward: .stream)
+        route.bufferSmallBodies = 0
+        let settings = EngineSettings(
+            listeners: [ListenerSettings(address: SocketAddress("127.0.0.1:0")!)],
+            upstreams: ["up": UpstreamSettings(
+                name: "up", address: SocketAddress("127.0.0.1:\(upstream.port)")!, serverName: "localhost", tls: nil)],
+            routes: [route])
+        let proxy = ProxyServer(settings: settings)
+        let port = try proxy.start()[0].port
+        defer {
+            proxy.stop()
+            proxy.wait()
+        }
+
+        let parts = Array(Self.parts.prefix(3))
+        let body = ProxyHarness.multipart(Self.boundary, parts)
+        let head = "POST /upload HTTP/1.1\r\nHost: example.test\r\nContent-Length: \(body.count)\r\n"
+            + "Content-Type: multipart/form-data; boundary=\(Self.boundary)\r\n\r\n"
+        let client = try TestHTTPClient(port: port)
+        client.send(Array(head.utf8) + body)  // one write of about 1 KiB
+        #expect(client.readResponse()?.status == 200)
+
+        #expect(upstream.wait { $0.count == 1 && $0[0].complete })
+        let connection = try #require(upstream.connections.first)
+        let sizes = try #require(Self.chunkSizes(connection.body), "broken framing")
+        let form = try #require(CanonicalForm(connection.decodedBody ?? [], contentType: connection.field("content-type")))
+        #expect(form.parts.map(\.data) == parts.map(\.data))
+        // The canonical close delimiter is `CRLF--boundary--CRLF` with partgate's own boundary (its length read
+        // from the forwarded Content-Type): the last chunk holds more than that.
+        let forwardedBoundary = try #require(connection.field("content-type")?.split(separator: "=").last)
+        let closeDelimiter = 2 + 2 + forwardedBoundary.utf8.count + 2 + 2
+        #expect((sizes.last ?? 0) > closeDelimiter, "upstream chunks: \(sizes)")
+    }
+
     @Test func aClientsSmallChunksGoUpstreamAsOneChunkPerRead() throws {
         let upstream = try RecordingUpstream()
         defer { upstream.stop() }

@@ -12,7 +12,9 @@ package protocol BodyRewriter: AnyObject {
     func parse(_ span: UnsafeRawBufferPointer, in chain: UnsafeRawBufferPointer, continuing: Bool)
         throws(MultipartError)
     /// Ends the body; the close delimiter is then an op in ``recorder``.
-    func finish() throws(MultipartError)
+    /// - Parameter continuing: the ops of the last ``parse(_:in:continuing:)`` (not yet written) stay and the close
+    ///   delimiter follows them, so that a body's last bytes and its end go in one write.
+    func finish(continuing: Bool) throws(MultipartError)
     /// The ops of the last call.
     var recorder: RewriteRecorder { get }
     /// Runs `body` on the recorder in place (reading ``recorder`` copies it: a dozen reference counts). `body`
@@ -35,6 +37,11 @@ package protocol BodyRewriter: AnyObject {
 }
 
 extension BodyRewriter {
+    /// Ends the body, the ops of earlier calls dropped.
+    package func finish() throws(MultipartError) {
+        try finish(continuing: false)
+    }
+
     /// Parses body bytes lying in `chain`, the ops of earlier calls dropped.
     package func parse(_ span: UnsafeRawBufferPointer, in chain: UnsafeRawBufferPointer) throws(MultipartError) {
         try parse(span, in: chain, continuing: false)
@@ -130,8 +137,8 @@ struct RewritePipeline<Digest: PartDigest> {
     }
 
     @inline(__always)
-    mutating func finish() throws(MultipartError) {
-        filter.downstream.begin(chain: nil)
+    mutating func finish(continuing: Bool = false) throws(MultipartError) {
+        if !continuing { filter.downstream.begin(chain: nil) }
         try parser.finish(into: &filter)
     }
 }
@@ -150,7 +157,7 @@ extension PipelineRewriter {
         try pipeline.parse(span, in: chain, continuing: continuing)
     }
 
-    func finish() throws(MultipartError) { try pipeline.finish() }
+    func finish(continuing: Bool) throws(MultipartError) { try pipeline.finish(continuing: continuing) }
     var recorder: RewriteRecorder { inPlace { $0.filter.downstream } }
     func withRecorder(_ body: (borrowing RewriteRecorder) -> Bool) -> Bool {
         // Through an inout access: passing `pipeline.filter.downstream` straight copied the whole pipeline.

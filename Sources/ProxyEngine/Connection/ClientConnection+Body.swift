@@ -58,10 +58,17 @@ extension ClientConnection {
                 }
                 position = start + range.count
             case .end(let framing):
-                if pending {
-                    guard apply(exchange, sink, &consumed), spoolIntact(exchange) else { return false }
-                }
                 position += framing
+                if pending {
+                    // The chain's body bytes, the close delimiter and the last chunk go in one write (one chunk
+                    // fewer, and one append to the upstream's output, for a body that came in one read).
+                    guard finishRewrite(exchange, sink, &consumed, continuing: true), spoolIntact(exchange) else {
+                        return false
+                    }
+                    EvBuffer.drain(input, position - consumed)
+                    bodyEnded(exchange)
+                    return false
+                }
                 EvBuffer.drain(input, position - consumed)
                 finishRequestBody(exchange, sink)
                 return false
@@ -199,19 +206,32 @@ extension ClientConnection {
     /// for a spooled body, send it now).
     private func finishRequestBody(_ exchange: Exchange, _ sink: any BodySink) {
         if exchange.rewrite != nil {
-            do {
-                try exchange.rewrite!.finish()
-            } catch {
-                parserRefused(error, exchange)
-                reportAudit(exchange)
-                refuse(error, exchange)
-                return
-            }
             var none = 0
-            guard apply(exchange, sink, &none, last: true) else { return }
+            guard finishRewrite(exchange, sink, &none, continuing: false) else { return }
         } else if exchange.chunkedPassthrough {
             ChunkFraming.last(to: sink)
         }
+        bodyEnded(exchange)
+    }
+
+    /// Closes the multipart body and writes its end with the last chunk, after the ops still pending when
+    /// `continuing`; false when the body was refused (answered).
+    private func finishRewrite(
+        _ exchange: Exchange, _ sink: any BodySink, _ consumed: inout Int, continuing: Bool
+    ) -> Bool {
+        do {
+            try exchange.rewrite!.finish(continuing: continuing)
+        } catch {
+            parserRefused(error, exchange)
+            reportAudit(exchange)
+            refuse(error, exchange)
+            return false
+        }
+        return apply(exchange, sink, &consumed, last: true)
+    }
+
+    /// The body was read to its end and written: wait for the response (or, for a spooled body, send it now).
+    private func bodyEnded(_ exchange: Exchange) {
         exchange.bodyReceived = true
         if let spool = exchange.spool {
             sendSpool(exchange, spool)
