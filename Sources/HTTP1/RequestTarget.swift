@@ -39,6 +39,12 @@ public struct RequestTarget: Hashable, Sendable, CustomStringConvertible {
     /// The path: empty for authority-form and asterisk-form, and possibly for absolute-form.
     public var path: Substring { slice(pathRange) }
 
+    /// ``path`` as a string: the target itself when it is all path (an origin-form target without a query), with
+    /// no new string made.
+    public var pathString: String {
+        pathRange.lowerBound == 0 && pathRange.count == string.utf8.count ? string : String(path)
+    }
+
     /// The query without its `?`, if there is one.
     public var query: Substring? { queryRange.map(slice) }
 

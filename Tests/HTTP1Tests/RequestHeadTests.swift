@@ -61,6 +61,31 @@ import Testing
         #expect(built.hopByHopFieldNames.contains("x-a"))
     }
 
+    @Test func hostWithoutPortIsWhatRoutesMatch() throws {
+        #expect(try head("GET / HTTP/1.1\r\nHost: example.com:8080\r\n\r\n").validatedHostWithoutPort() == "example.com")
+        #expect(try head("GET / HTTP/1.1\r\nHost: example.com\r\n\r\n").validatedHostWithoutPort() == "example.com")
+        #expect(try head("GET / HTTP/1.1\r\nHost: [::1]:80\r\n\r\n").validatedHostWithoutPort() == "::1")
+        #expect(try head("GET / HTTP/1.1\r\nHost: [::1]\r\n\r\n").validatedHostWithoutPort() == "::1")
+        #expect(try head("GET / HTTP/1.1\r\nHost:\r\n\r\n").validatedHostWithoutPort() == "")
+        #expect(try head("GET / HTTP/1.0\r\n\r\n").validatedHostWithoutPort() == "")
+        #expect(try head("GET http://a.example:81/x HTTP/1.1\r\nHost: b.example\r\n\r\n").validatedHostWithoutPort() == "a.example")
+        #expect(try head("GET http://[::2]:81/x HTTP/1.1\r\nHost: b.example\r\n\r\n").validatedHostWithoutPort() == "::2")
+        #expect(throws: HTTP1Error(.invalidHost)) {
+            try head("GET / HTTP/1.1\r\nHost: a:b\r\n\r\n").validatedHostWithoutPort()
+        }
+        #expect(throws: HTTP1Error(.duplicateHost)) {
+            try head("GET / HTTP/1.1\r\nHost: a\r\nHost: a\r\n\r\n").validatedHostWithoutPort()
+        }
+    }
+
+    @Test func pathStringIsThePathAlone() throws {
+        #expect(head("GET /upload HTTP/1.1\r\nHost: a\r\n\r\n").target.pathString == "/upload")
+        #expect(head("GET /upload?x=1 HTTP/1.1\r\nHost: a\r\n\r\n").target.pathString == "/upload")
+        #expect(head("GET http://a/up/load?q HTTP/1.1\r\nHost: a\r\n\r\n").target.pathString == "/up/load")
+        #expect(head("GET http://a HTTP/1.1\r\nHost: a\r\n\r\n").target.pathString == "")
+        #expect(head("GET / HTTP/1.1\r\nHost: a\r\n\r\n").target.pathString == "/")
+    }
+
     @Test func hostRules() throws {
         #expect(try head("GET / HTTP/1.1\r\nHost: example.com:8080\r\n\r\n").validatedHost() == "example.com:8080")
         #expect(try head("GET / HTTP/1.1\r\nHost: [::1]:80\r\n\r\n").validatedHost() == "[::1]:80")

@@ -43,7 +43,7 @@ package enum RequestAdmission {
         let host: String
         do {
             framing = try RequestFraming(analyzing: head)
-            host = hostWithoutPort(try head.validatedHost() ?? "")
+            host = try head.validatedHostWithoutPort()
         } catch {
             throw Problem(http: error)
         }
@@ -55,7 +55,7 @@ package enum RequestAdmission {
         }
         // An absolute-form target with an empty path (`http://h?q`) has the path `/` (RFC 9110 §4.2.3), as
         // in the origin-form sent upstream.
-        let path = head.target.form == .absolute && head.target.path.isEmpty ? "/" : String(head.target.path)
+        let path = head.target.form == .absolute && head.target.path.isEmpty ? "/" : head.target.pathString
         return CheckedHead(framing: framing, host: host, path: path)
     }
 
@@ -194,17 +194,5 @@ package enum RequestAdmission {
             start += 1
         }
         return false
-    }
-
-    /// `host:port` → `host`; `[v6]:port` → `v6`.
-    static func hostWithoutPort(_ authority: String) -> String {
-        // Over UTF-8 bytes: `[`, `]` and `:` are ASCII, so their positions are character boundaries.
-        let utf8 = authority.utf8
-        if utf8.first == UInt8(ascii: "[") {
-            let end = utf8.firstIndex(of: UInt8(ascii: "]")) ?? utf8.endIndex
-            return String(authority[utf8.index(after: utf8.startIndex)..<end])
-        }
-        guard let colon = authority.firstUTF8Offset(of: UInt8(ascii: ":")) else { return authority }
-        return String(authority[..<authority.utf8Index(at: colon)])
     }
 }
