@@ -132,6 +132,33 @@ extension ClientConnection {
     /// goes chunked, a spooled one (rewritten or relayed) with its exact Content-Length. Made in the worker's
     /// head buffer (no array per head).
     func writeUpstreamHead(_ exchange: Exchange, to upstream: UpstreamConnection) {
+        worker.withHeadBuffer { buffer in
+            writeUpstreamHead(exchange, into: &buffer)
+            upstream.write(buffer)
+        }
+    }
+
+    /// Writes the request head and a small spooled body held in memory into one region of a TLS upstream's
+    /// output, reserved and committed once (one chain of their size, one run of the buffer's callbacks: the head
+    /// written alone first reserved a 64 KiB chain and ran them once more). False, with nothing written, when the
+    /// upstream takes its bytes otherwise (plain, or under `max_upstream_rate`) or the body is not in memory.
+    func writeSmallRequest(_ exchange: Exchange, _ spool: Spool, to upstream: UpstreamConnection) -> Bool {
+        guard upstream.isTLS, spool.length <= Spool.smallBytes, spool.file == nil else { return false }
+        return worker.withHeadBuffer { buffer in
+            writeUpstreamHead(exchange, into: &buffer)
+            let count = buffer.count + Int(spool.length)
+            return upstream.gather(count: count) { region in
+                var cursor = RegionCursor(region: region)
+                buffer.withUnsafeBytes { cursor.put($0) }
+                _ = spool.copyOut { cursor.put($0) }
+                precondition(cursor.at == count, "the head and the spooled body fill their reservation")
+            }
+        }
+    }
+
+    /// The head as ``UpstreamRequestHead`` writes it for `exchange`: a rewritten body goes chunked, a spooled one
+    /// with its exact Content-Length.
+    private func writeUpstreamHead(_ exchange: Exchange, into buffer: inout [UInt8]) {
         let body: UpstreamRequestHead.Body
         if let rewrite = exchange.rewrite {
             body = .rewritten(boundary: rewrite.boundary, length: exchange.spool?.length)
@@ -140,13 +167,7 @@ extension ClientConnection {
         } else {
             body = .relayed(exchange.framing.body)
         }
-        worker.withHeadBuffer { buffer in
-            UpstreamRequestHead.write(
-                exchange.head, from: forwarding, body: body,
-                defaultHost: defaultHost(exchange),
-                into: &buffer)
-            upstream.write(buffer)
-        }
+        UpstreamRequestHead.write(exchange.head, from: forwarding, body: body, defaultHost: defaultHost(exchange), into: &buffer)
     }
 
     /// The Host a request without one goes upstream with. Read field by field: taking the ``UpstreamSettings``

@@ -68,21 +68,31 @@ extension ClientConnection {
         }
         exchange.upstreamStarted = MonotonicClock.now()
         exchange.forwardedBytes += spool.length
-        writeUpstreamHead(exchange, to: upstream)
         // A small body in memory follows its head into the same TLS record (moved chains would each make a record
         // and a `write` of their own). The spool is then done with, and the worker keeps it for the next one.
-        if upstream.isTLS, spool.length <= Spool.smallBytes, spool.copyOut({ upstream.write($0) }) {
+        if writeSmallRequest(exchange, spool, to: upstream)
+            || (upstream.isTLS && spool.length <= Spool.smallBytes && writeHeadThenCopy(exchange, spool, upstream))
+        {
             exchange.spool = nil
             worker.spareSpool = spool
             requestQueued(exchange, upstream)
             return
         }
+        writeUpstreamHead(exchange, to: upstream)
         if upstream.connected {
             upstream.setTimeouts(read: nil, write: exchange.responseTimeout)
         }
         // Refill from the drained-write callback once the output is down to the low watermark.
         upstream.setWriteWatermark(low: settings.buffers.writeLowWater)
         continueSpool(exchange, upstream)
+    }
+
+    /// The head, then a small body in memory copied after it, for a TLS upstream that takes no gathered region
+    /// (under `max_upstream_rate`); false, with nothing written, for a spilled spool.
+    private func writeHeadThenCopy(_ exchange: Exchange, _ spool: Spool, _ upstream: UpstreamConnection) -> Bool {
+        guard spool.file == nil else { return false }
+        writeUpstreamHead(exchange, to: upstream)
+        return spool.copyOut { upstream.write($0) }
     }
 
     /// Hands the next part of the spool to the upstream (called again from its drained-write callback);

@@ -99,13 +99,14 @@ final class Worker: @unchecked Sendable {
 
     /// Runs `body` with the worker's head buffer, empty; one buffer serves every head the worker writes (the loop
     /// runs one callback at a time). A buffer grown past 64 KiB by a large head is dropped afterwards.
-    func withHeadBuffer(_ body: (inout [UInt8]) -> Void) {
+    func withHeadBuffer<Result>(_ body: (inout [UInt8]) -> Result) -> Result {
         var buffer: [UInt8] = []
         swap(&buffer, &headBuffer)
         buffer.removeAll(keepingCapacity: true)
         if buffer.capacity == 0 { buffer.reserveCapacity(1024) }
-        body(&buffer)
+        let result = body(&buffer)
         if buffer.capacity <= 64 * 1024 { swap(&buffer, &headBuffer) }
+        return result
     }
 
     private static func upstreams(ofRoutesIn settings: EngineSettings) -> [RouteUpstream?] {
