@@ -133,7 +133,7 @@ public struct RequestHeadParser: Sendable {
                 )
                 reset()
                 completedHeadBytes = base + headEnd
-                return .complete(head, consumed: headEnd)
+                return .complete(consume head, consumed: headEnd)
             case .error(let error):
                 return fail(error)
             }
@@ -251,7 +251,8 @@ public struct RequestHeadParser: Sendable {
         else { return nil }
         let minor = span[versionStart + 7] &- 0x30
         guard minor <= 1 else { return nil }
-        let method = String(decoding: UnsafeRawBufferPointer(rebasing: span[0..<methodEnd]), as: UTF8.self)
+        let method = Self.commonMethod(span, count: methodEnd)
+            ?? String(decoding: UnsafeRawBufferPointer(rebasing: span[0..<methodEnd]), as: UTF8.self)
         guard methods.accepts(method) else { return nil }
         let lineEnd = versionStart + 10
         storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: span[0..<lineEnd]))
@@ -309,6 +310,23 @@ public struct RequestHeadParser: Sendable {
     }
 
     /// Validates the complete request line (now all in storage) and moves on to the fields.
+    /// The usual methods as string literals (no UTF-8 check and no copy per request); nil for others.
+    static func commonMethod(_ bytes: UnsafeRawBufferPointer, count: Int) -> String? {
+        func spells(_ word: StaticString) -> Bool {
+            let letters = word.utf8Start
+            for index in 0..<count where bytes[index] != letters[index] { return false }
+            return true
+        }
+        switch count {
+        case 3: return spells("GET") ? "GET" : spells("PUT") ? "PUT" : nil
+        case 4: return spells("POST") ? "POST" : spells("HEAD") ? "HEAD" : nil
+        case 5: return spells("PATCH") ? "PATCH" : nil
+        case 6: return spells("DELETE") ? "DELETE" : nil
+        case 7: return spells("OPTIONS") ? "OPTIONS" : nil
+        default: return nil
+        }
+    }
+
     private mutating func requestLineComplete() -> HTTP1Error? {
         version = HTTPVersion(major: major, minor: minor)
         do {

@@ -37,6 +37,24 @@ import Testing
         #expect(outcome == .error(HTTP1Error(code, offset: offset)), sourceLocation: sourceLocation)
     }
 
+    @Test func commonMethodsAreLiteralsAndOthersAreNot() {
+        func common(_ text: String) -> String? {
+            Array(text.utf8).withUnsafeBytes { RequestHeadParser.commonMethod($0, count: $0.count) }
+        }
+        for method in ["GET", "PUT", "POST", "HEAD", "PATCH", "DELETE", "OPTIONS"] {
+            #expect(common(method) == method)
+        }
+        for other in ["get", "Post", "GEX", "PUSH", "HEADS", "CONNECT", "TRACE", "PATCHY", "DELETF", "OPTION", "", "P"] {
+            #expect(common(other) == nil, "\(other)")
+        }
+        // The literal is the method the head carries.
+        guard case .complete(let head, _) = parse("PATCH /x HTTP/1.1\r\nHost: a\r\n\r\n") else {
+            Issue.record("not parsed")
+            return
+        }
+        #expect(head.method == "PATCH")
+    }
+
     @Test func parsesMethodTargetVersionAndOrderedFields() throws {
         let text =
             "POST /upload?x=1 HTTP/1.1\r\nHost: example.com\r\nX-Dup: a\r\ncontent-TYPE:  text/plain \t\r\nX-Dup: b\r\n\r\nBODY"
