@@ -6,8 +6,7 @@ import LoopbackTestSupport
 /// head, the raw body bytes (chunk framing included) and whether the connection ended. It answers 200 and
 /// closes once a request is complete (Content-Length reached, or the last chunk of a chunked body and the
 /// empty trailer), and never otherwise.
-final class RecordingUpstream: @unchecked Sendable {
-    // @unchecked Sendable: `seen` is only touched while holding `lock`.
+final class RecordingUpstream: Sendable {
     struct Connection: Sendable {
         var head = ""
         var body: [UInt8] = []
@@ -35,31 +34,62 @@ final class RecordingUpstream: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
-    private var seen: [Int: Connection] = [:]
-    private var accepted = 0
-    private var server: RawServer?
+    /// What the connections brought, held by the server's handler threads as well as by the upstream: a handler
+    /// thread outlives ``stop()`` (it records the end of its connection when the proxy closes it, which a
+    /// pooled connection does as the proxy stops), and may still record after the test dropped the upstream.
+    /// (An unowned reference to the upstream here crashed test runs: a handler found it destroyed.)
+    private final class Record: @unchecked Sendable {
+        // @unchecked Sendable: `seen` and `accepted` are only touched while holding `lock`.
+        private let lock = NSLock()
+        private var seen: [Int: Connection] = [:]
+        private var accepted = 0
 
-    var port: UInt16 { server!.port }
+        func accept() -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            accepted += 1
+            seen[accepted] = Connection()
+            return accepted
+        }
+
+        func update(_ index: Int, _ change: (inout Connection) -> Void) {
+            lock.lock()
+            change(&seen[index]!)
+            lock.unlock()
+        }
+
+        var connections: [Connection] {
+            lock.lock()
+            defer { lock.unlock() }
+            return seen.keys.sorted().map { seen[$0]! }
+        }
+    }
+
+    private let record: Record
+    private let server: RawServer
+
+    var port: UInt16 { server.port }
 
     init() throws {
-        server = try RawServer { [unowned self] fd in
-            let index = self.accept()
+        let record = Record()
+        self.record = record
+        server = try RawServer { fd in
+            let index = record.accept()
             let head = String(decoding: RawServer.readHead(fd), as: UTF8.self)
-            self.update(index) { $0.head = head }
+            record.update(index) { $0.head = head }
             var buffer = [UInt8](repeating: 0, count: 65536)
             var complete = false
             while !complete {
                 let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
                 if count <= 0 { break }
-                self.update(index) { connection in
+                record.update(index) { connection in
                     connection.body += buffer[0..<count]
                     complete = Self.isComplete(connection)
                     connection.complete = complete
                 }
             }
             if !complete {
-                self.update(index) { connection in
+                record.update(index) { connection in
                     connection.complete = !head.isEmpty && Self.isComplete(connection)
                     connection.ended = true
                 }
@@ -68,7 +98,7 @@ final class RecordingUpstream: @unchecked Sendable {
             RawServer.send(fd, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
             shutdown(fd, Int32(SHUT_WR))
             _ = RawServer.drain(fd)
-            self.update(index) { $0.ended = true }
+            record.update(index) { $0.ended = true }
         }
     }
 
@@ -82,14 +112,10 @@ final class RecordingUpstream: @unchecked Sendable {
         return !connection.head.isEmpty
     }
 
-    func stop() { server?.stop() }
+    func stop() { server.stop() }
 
     /// The connections accepted so far, in order.
-    var connections: [Connection] {
-        lock.lock()
-        defer { lock.unlock() }
-        return seen.keys.sorted().map { seen[$0]! }
-    }
+    var connections: [Connection] { record.connections }
 
     /// Waits up to `seconds` for `condition` on the connections; returns whether it held.
     func wait(seconds: Double = 10, until condition: ([Connection]) -> Bool) -> Bool {
@@ -99,20 +125,6 @@ final class RecordingUpstream: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.005)
         }
         return true
-    }
-
-    private func accept() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        accepted += 1
-        seen[accepted] = Connection()
-        return accepted
-    }
-
-    private func update(_ index: Int, _ change: (inout Connection) -> Void) {
-        lock.lock()
-        change(&seen[index]!)
-        lock.unlock()
     }
 }
 

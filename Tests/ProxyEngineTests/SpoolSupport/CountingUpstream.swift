@@ -5,25 +5,55 @@ import LoopbackTestSupport
 /// followed), answers a complete request (Content-Length, or chunked up to its last chunk) with 200, and
 /// closes. Sees everything a proxy sends,
 /// down to a connection that carries no bytes.
-final class CountingUpstream: @unchecked Sendable {
-    // @unchecked Sendable: `seen` is only touched while holding `lock`.
+final class CountingUpstream: Sendable {
     struct Connection: Sendable {
         var head: String
         var bodyBytes: Int
     }
 
-    private let lock = NSLock()
-    private var seen: [Int: Connection] = [:]
-    private var accepted = 0
-    private var server: RawServer?
+    /// What the connections brought, held by the server's handler threads as well as by the upstream: a handler
+    /// thread outlives ``stop()`` (it ends when its connection does), and may still record after the test
+    /// dropped the upstream. (An unowned reference to the upstream here crashed a test run: a handler that
+    /// started late found it destroyed.)
+    private final class Record: @unchecked Sendable {
+        // @unchecked Sendable: `seen` and `accepted` are only touched while holding `lock`.
+        private let lock = NSLock()
+        private var seen: [Int: Connection] = [:]
+        private var accepted = 0
 
-    var port: UInt16 { server!.port }
+        func accept() -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            accepted += 1
+            seen[accepted] = Connection(head: "", bodyBytes: 0)
+            return accepted
+        }
+
+        func update(_ index: Int, _ change: (inout Connection) -> Void) {
+            lock.lock()
+            change(&seen[index]!)
+            lock.unlock()
+        }
+
+        var connections: [Connection] {
+            lock.lock()
+            defer { lock.unlock() }
+            return seen.keys.sorted().map { seen[$0]! }
+        }
+    }
+
+    private let record: Record
+    private let server: RawServer
+
+    var port: UInt16 { server.port }
 
     init() throws {
-        server = try RawServer { [unowned self] fd in
-            let index = self.accept()
+        let record = Record()
+        self.record = record
+        server = try RawServer { fd in
+            let index = record.accept()
             let head = String(decoding: RawServer.readHead(fd), as: UTF8.self)
-            self.update(index) { $0.head = head }
+            record.update(index) { $0.head = head }
             let length = head.split(separator: "\r\n").compactMap { line -> Int? in
                 let pair = line.split(separator: ":", maxSplits: 1)
                 guard pair.count == 2, pair[0].lowercased() == "content-length" else { return nil }
@@ -38,7 +68,7 @@ final class CountingUpstream: @unchecked Sendable {
                 let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
                 if count <= 0 { break }
                 total += count
-                self.update(index) { $0.bodyBytes = total }
+                record.update(index) { $0.bodyBytes = total }
                 tail = Array((tail + buffer[0..<count]).suffix(5))
                 complete = length.map { total >= $0 } ?? (chunked && tail == Array("0\r\n\r\n".utf8))
             }
@@ -48,26 +78,8 @@ final class CountingUpstream: @unchecked Sendable {
         }
     }
 
-    func stop() { server?.stop() }
+    func stop() { server.stop() }
 
     /// The connections accepted so far, in the order they were accepted.
-    var connections: [Connection] {
-        lock.lock()
-        defer { lock.unlock() }
-        return seen.keys.sorted().map { seen[$0]! }
-    }
-
-    private func accept() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        accepted += 1
-        seen[accepted] = Connection(head: "", bodyBytes: 0)
-        return accepted
-    }
-
-    private func update(_ index: Int, _ change: (inout Connection) -> Void) {
-        lock.lock()
-        change(&seen[index]!)
-        lock.unlock()
-    }
+    var connections: [Connection] { record.connections }
 }
