@@ -55,7 +55,7 @@ run: build
 TEST_FLAGS ?= --quiet
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build $(TEST_FLAGS)
+	SWIFT=$(SWIFT) scripts/swift-test.sh $(TEST_FLAGS)
 	scripts/check-deploy.sh
 	@if [ -x scripts/fuzz-replay.sh ]; then scripts/fuzz-replay.sh; fi
 
