@@ -185,13 +185,17 @@ final class ClientConnection: LoopResource {
                 base: base, descriptor: descriptor, input: bufferevent_get_input(bev),
                 highWater: buffers.readHighWater, maxRead: buffers.maxSingleIO
             ) { [unowned self] eof, error in
+                // One strong reference for the whole callback, as the bufferevent callbacks hold theirs: a
+                // `readable()` that closes releases the connection's own, and a second read of the unowned
+                // reference after it would find the connection gone.
+                let connection = self
                 if eof {
-                    self.event(Int16(BEV_EVENT_READING | BEV_EVENT_EOF))
+                    connection.event(Int16(BEV_EVENT_READING | BEV_EVENT_EOF))
                 } else if error != 0 {
-                    self.event(Int16(BEV_EVENT_READING | BEV_EVENT_ERROR))
+                    connection.event(Int16(BEV_EVENT_READING | BEV_EVENT_ERROR))
                 } else {
-                    self.readable()
-                    self.reader?.refresh()
+                    connection.readable()
+                    connection.reader?.refresh()
                 }
             }
             reader.want(true)

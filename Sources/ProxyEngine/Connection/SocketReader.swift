@@ -38,7 +38,8 @@ final class SocketReader {
         self.onRead = onRead
         let context = Unmanaged.passUnretained(self).toOpaque()
         event = event_new(base, descriptor, Int16(EV_READ | EV_PERSIST), { _, _, context in
-            Unmanaged<SocketReader>.fromOpaque(context!).takeUnretainedValue().readable()
+            // Held for the call: the owner's callback may close the connection, which drops the reader.
+            withExtendedLifetime(Unmanaged<SocketReader>.fromOpaque(context!).takeUnretainedValue()) { $0.readable() }
         }, context)
     }
 
