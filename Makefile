@@ -13,7 +13,7 @@ PIP_PACKAGES  = dockerfile-parse==2.0.1 kubernetes-validate==1.37.0
 PROOF_APT_PACKAGES = nodejs node-formidable chromium chromium-driver python3-venv curl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps proof-deps build build-debug run test test-asan proof load fuzz fuzz-replay bench bench-rss bench-instructions bench-parser clean
+.PHONY: all deps proof-deps build build-debug run test test-wide test-asan proof load fuzz fuzz-replay bench bench-rss bench-instructions bench-parser clean
 
 all: build
 
@@ -63,6 +63,12 @@ test: deps
 ## python-multipart and formidable over TLS; curl, requests and headless Chromium as clients. 0 differentials.
 proof: proof-deps
 	scripts/proof.sh
+
+## test-wide: every test suite with the test process seeing WIDE_CPUS processors (default 16), as on a wide
+## machine: a diagnostic for races between tests and the threads they leave (scripts/test-wide.sh).
+test-wide: deps
+	$(SWIFT) build --build-tests
+	SWIFT=$(SWIFT) scripts/test-wide.sh $(TEST_FLAGS)
 
 ## test-asan: the engine fault suites under AddressSanitizer + LeakSanitizer (own scratch path .build-asan).
 test-asan: deps
