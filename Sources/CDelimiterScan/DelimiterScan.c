@@ -43,9 +43,9 @@ static inline ptrdiff_t check_candidates(uint64_t mask, const uint8_t *bytes, si
 
 /// The first block of 64 positions from `at` (a multiple of 64 below `stop`) with a candidate, its candidates in
 /// `mask`; `stop` when there is none. Kept out of line, so that its loop contains no call: with the candidate
-/// check (`memcmp`) in the same loop, the compiler kept the pattern vectors and the loop's bounds on the stack and
-/// loaded them again on every block (20 instructions a block; 11 here, and 25-45 % more bytes per second in a
-/// microbenchmark, bench/README.md stop 45).
+/// check (`memcmp`) in the same loop, the compiler kept the pattern vectors and the loop's bounds on the stack:
+/// 23 instructions a block, 7 of them loads from the stack and 2 stores; 12 here, and 25-45 % more bytes per
+/// second in a microbenchmark (bench/README.md, stop 45).
 __attribute__((target("avx2"), noinline))
 static size_t next_block_avx2(const uint8_t *bytes, size_t at, size_t stop, __m256i first, __m256i last,
                               size_t length, uint64_t *mask) {
