@@ -115,24 +115,30 @@ extension ClientConnection {
 
     /// An idle pooled connection to the route's upstream, or a new one; nil when none can be made.
     private func openUpstream(_ exchange: Exchange) -> UpstreamConnection? {
-        // The settings are lent where they lie: `a?.settings ?? b[name]` copied them (a dozen references counted
-        // and released per request).
-        if let routeUpstream = exchange.routeUpstream { return openUpstream(exchange, routeUpstream.settings) }
+        if let routeUpstream = exchange.routeUpstream { return openUpstream(exchange, routeUpstream) }
         guard let upstreamSettings = settings.upstreams[exchange.route.upstream] else { return nil }
-        return openUpstream(exchange, upstreamSettings)
+        return openUpstream(exchange, RouteUpstream(upstreamSettings))
     }
 
-    private func openUpstream(_ exchange: Exchange, _ upstreamSettings: borrowing UpstreamSettings) -> UpstreamConnection? {
-        guard let upstream = worker.pool.take(upstreamSettings.name)
-                ?? UpstreamConnection(
-                    loop: worker.loop, settings: copy upstreamSettings, generation: settings.generation,
-                    buffers: settings.buffers, metrics: exchange.metrics?.upstream, addressMemory: worker.pool)
-        else { return nil }
+    /// The route's upstream is passed as the object that holds its settings, and they are read there field by
+    /// field: lent as a `borrowing UpstreamSettings` (`routeUpstream.settings`), they were still copied for the
+    /// call, a dozen references counted and released per request, and `a?.settings ?? b[name]` copied them too.
+    private func openUpstream(_ exchange: Exchange, _ target: RouteUpstream) -> UpstreamConnection? {
+        let upstream: UpstreamConnection
+        if let pooled = worker.pool.take(target.settings.name) {
+            upstream = pooled
+        } else {
+            guard let made = UpstreamConnection(
+                loop: worker.loop, settings: target.settings, generation: settings.generation,
+                buffers: settings.buffers, metrics: exchange.metrics?.upstream, addressMemory: worker.pool)
+            else { return nil }
+            upstream = made
+        }
         upstream.delegate = self
         upstream.requests += 1
         upstream.limitWriteRate(exchange.route.maxUpstreamRate)
         exchange.upstream = upstream
-        exchange.responseTimeout = upstreamSettings.response
+        exchange.responseTimeout = target.settings.response
         return upstream
     }
 
