@@ -40,9 +40,13 @@ extension ClientConnection {
         }
         let framing = checked.framing
         let routes = settings.routes
-        guard let routeIndex = routes.firstIndex(where: {
-            $0.match.matches(host: checked.host, path: checked.path, method: head.method)
-        }) else {
+        // A loop, not `firstIndex(where:)`: the closure copied the checked head and each route's match.
+        var found: Int?
+        for index in routes.indices where routes[index].match.matches(host: checked.host, path: checked.path, method: head.method) {
+            found = index
+            break
+        }
+        guard let routeIndex = found else {
             answer(RequestAdmission.noRoute)
             return
         }
@@ -83,7 +87,7 @@ extension ClientConnection {
             return
         }
         // The head moves into the exchange (read from there on).
-        let exchange = Exchange(head: head, framing: framing, route: route, body: body,
+        let exchange = Exchange(head: head, framing: consume framing, route: route, body: body,
                                 requestID: worker.nextRequestID())
         self.exchange = exchange
         arm(exchange.idle)  // the body's reads, then the response's writes, each within the route's idle_timeout
@@ -97,8 +101,9 @@ extension ClientConnection {
         }
         exchange.routeUpstream = routeUpstream
         exchange.spool = makeSpool(for: exchange)
-        if !framing.keepAlive || worker.draining { closeAfterExchange = true }
-        if framing.expectsContinue, !exchange.decoder.isComplete {
+        // Read from the exchange, which took the framing without a copy.
+        if !exchange.framing.keepAlive || worker.draining { closeAfterExchange = true }
+        if exchange.framing.expectsContinue, !exchange.decoder.isComplete {
             EvBuffer.add(output, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
         }
         if exchange.spool != nil {  // forward: spool: the upstream is opened once the body passed
