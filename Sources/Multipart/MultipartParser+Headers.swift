@@ -196,10 +196,11 @@ extension MultipartParser {
             holdsHead = true
             return
         }
-        // Made in the call: a head bound to a local first was copied into the call and the local destroyed.
+        // Made in the call: a head bound to a local first was copied into the call and the local destroyed. The
+        // values are consumed: without that, the head made of them was copied for the call and then destroyed.
         handler.partHead(
-            PartHead(index: partCount - 1, name: name, filename: filename, contentType: pending.contentType.take(),
-                     headers: others, offset: partOffset))
+            PartHead(index: partCount - 1, name: consume name, filename: consume filename,
+                     contentType: pending.contentType.take(), headers: consume others, offset: partOffset))
     }
 
     /// Emits the head held for `filename=""` (``heldHead``): as it is when the part ended empty, else per

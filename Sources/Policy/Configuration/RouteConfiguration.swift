@@ -38,6 +38,11 @@ public struct RouteConfiguration: Sendable, Hashable {
 
     private var storage: Storage
 
+    /// Whether `other` is this very value (one storage, not a copy that changed since): a stage made for one
+    /// may be renewed for the other (``PolicyStage/renew()``). Cheaper than `==`, and false for equal routes
+    /// built apart.
+    public func isSameValue(as other: RouteConfiguration) -> Bool { storage === other.storage }
+
     /// The storage, copied first if another value shares it. Properties read in place (`_read`) and change in
     /// place (`_modify`), so `route.limits.bodyBytes` copies nothing.
     private mutating func unique() -> Storage {

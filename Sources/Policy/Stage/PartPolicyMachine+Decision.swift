@@ -79,18 +79,30 @@ extension PartPolicyMachine {
     /// Built in place from one copy of the received head. A function returning the head copied it three times
     /// (fields read one by one into a new head, the machine copied for a non-mutating call, the result copied
     /// out rather than moved).
+    ///
+    /// When nothing reads the received head's names after this (no audit record, no template, no header operation),
+    /// the head moves into ``output`` instead, and `current` keeps only its index: the copy counted three references
+    /// and overwriting the last part's output released three, per part.
     mutating func makeOutput() {
         precondition(current.index >= 0 && plan != nil, "a decided part has a head and a plan")
-        output = current
+        let isField = current.filename == nil
+        let renamesFile = plan!.filenameTemplate.isSome && current.filename?.isEmpty == false
+        let rewrites = plan!.fieldTemplate.isSome || renamesFile || !plan!.headerOperations.isEmpty
+        if settings.keepsRecords || rewrites {
+            output = current
+        } else {
+            swap(&output, &current)
+            current.index = output.index  // the rest of `current` is the last part's output, unread until replaced
+        }
         hasOutput = true
-        output.filename = facts.filename
+        if output.filename != facts.filename { output.filename = facts.filename }
         if !output.headers.isEmpty { output.headers = [] }
-        if current.filename == nil, let declared = current.contentType, !PartCharset.mustForward(declared) {
+        if isField, let declared = output.contentType, !PartCharset.mustForward(declared) {
             // A field: formidable takes any part with a Content-Type, busboy one of application/octet-stream, for a
             // file, past the rules that judged a field. A rule may still set one (below).
             output.contentType = nil
         }
-        let renamesFile = plan!.filenameTemplate.isSome && current.filename?.isEmpty == false
+        guard rewrites else { return }
         if plan!.fieldTemplate.isSome || renamesFile {
             let values = templateValues(plan!, head: current)
             if let template = plan!.fieldTemplate {

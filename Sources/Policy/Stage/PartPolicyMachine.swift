@@ -81,6 +81,30 @@ struct PartPolicyMachine<Digest: PartDigest> {
         decisions.removeAll(keepingCapacity: true)
     }
 
+    /// Starts over on a new body: every per-body property back to its initial value (the settings, the rules and
+    /// the `{uuid}` source stay; the lists keep their capacity). Each stored `var` above is listed here.
+    mutating func reset() {
+        phase = .idle
+        rejection = nil
+        records.removeAll(keepingCapacity: true)
+        decisions.removeAll(keepingCapacity: true)
+        current = PartHead(index: -1, name: "")
+        facts = PartFacts(declaredEssence: "")
+        if plan.isSome { plan = nil }
+        output = PartHead(index: -1, name: "")
+        hasOutput = false
+        window.reset()
+        if sniffed.isSome { sniffed = nil }
+        digest = Digest()
+        if walker.isSome { walker = nil }
+        received = 0
+        forwarded = 0
+        truncated = false
+        holdsCharsetValue = false
+        if stripped.isSome { stripped = nil }
+        recordedThrough = -1
+    }
+
     /// Whether records are waiting for ``takeRecords()``.
     var hasRecords: Bool { !records.isEmpty }
 

@@ -24,13 +24,20 @@ public struct PolicyFilter<Digest: PartDigest, Downstream: MultipartHandler>: Mu
         self.downstream = downstream
     }
 
+    /// Starts over on a new body of the same route (``PolicyStage/renew()``) with `downstream` for it.
+    public mutating func renew(downstream fresh: inout Downstream) {
+        stage.renew()
+        swap(&downstream, &fresh)
+        partDataOffset = nil
+    }
+
     /// The rejection, once the policy refused the request.
     public var rejection: PolicyRejection? { stage.rejection }
 
     /// Runs the stage on a part head; passes on the head it writes, if any.
     public mutating func partHead(_ head: consuming PartHead) {
         partDataOffset = nil
-        stage.partHead(consume head, writingTo: &downstream)
+        stage.partHead(head, writingTo: &downstream)
     }
 
     /// Runs the stage on body bytes; passes on the forwarded sub-range of `bytes` (same memory), preceded, when

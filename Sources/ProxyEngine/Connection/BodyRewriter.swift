@@ -87,7 +87,8 @@ func makeBodyRewriter(
     }
     let rewriter = PolicyRewriter(
         pipeline: RewritePipeline(
-            parser: parser, route: route, auditDetail: false, auditRecords: false, boundary: boundary, uuid: uuid))
+            parser: parser, route: route, auditDetail: false, auditRecords: false, boundary: boundary, uuid: uuid),
+        route: route)
     return (rewriter, rewriter)
 }
 
@@ -122,6 +123,14 @@ struct RewritePipeline<Digest: PartDigest> {
             stage: PolicyStage(route: route, auditDetail: auditDetail, auditRecords: auditRecords, uuid: uuid),
             downstream: RewriteRecorder(boundary: boundary, recycling: &old.filter.downstream))
         filter.stage.adoptBuffers(from: &old.filter.stage)
+    }
+
+    /// Starts over on a new body of the route the stage was made for, in place: the parser is replaced, the stage
+    /// renewed (``PolicyStage/renew()``) and the recorder made anew in `old`'s buffers.
+    mutating func renew(parser: consuming MultipartParser, boundary: Boundary) {
+        self.parser = parser
+        var recorder = RewriteRecorder(boundary: boundary, recycling: &filter.downstream)
+        filter.renew(downstream: &recorder)
     }
 
     @inline(__always)
@@ -181,12 +190,25 @@ extension PipelineRewriter {
 /// ``BodyRewriter`` for routes without audit digests.
 final class PolicyRewriter: PipelineRewriter {
     var pipeline: RewritePipeline<NoPartDigest>
-    init(pipeline: RewritePipeline<NoPartDigest>) { self.pipeline = pipeline }
+    /// The route the pipeline's policy stage was made for.
+    private var route: RouteConfiguration
 
-    /// Starts over on a new body: everything is made anew as ``makeBodyRewriter(parser:route:digests:boundary:uuid:)``
-    /// makes it, except the object and its output buffers (a keep-alive connection's next request allocates
-    /// neither).
+    init(pipeline: RewritePipeline<NoPartDigest>, route: RouteConfiguration) {
+        self.pipeline = pipeline
+        self.route = route
+    }
+
+    /// Starts over on a new body: it then acts as ``makeBodyRewriter(parser:route:digests:boundary:uuid:)`` would
+    /// make it, but keeps the object and its output buffers (a keep-alive connection's next request allocates
+    /// neither). For the very route of the last body (``RouteConfiguration/isSameValue(as:)``, the usual case) the
+    /// policy stage is renewed in place and keeps the `{uuid}` source it was made with; for another route
+    /// everything else is made anew.
     func renew(parser: consuming MultipartParser, route: RouteConfiguration, boundary: Boundary, uuid: @escaping @Sendable () -> String) {
+        if route.isSameValue(as: self.route) {
+            pipeline.renew(parser: parser, boundary: boundary)
+            return
+        }
+        self.route = route
         pipeline = RewritePipeline(
             parser: parser, route: route, auditDetail: false, auditRecords: false, boundary: boundary, uuid: uuid,
             recycling: &pipeline)

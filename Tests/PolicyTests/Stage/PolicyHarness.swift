@@ -14,6 +14,41 @@ enum PolicyHarness {
         let stage = PolicyStage<CountingDigest>(
             route: route, auditDetail: auditDetail, auditRecords: auditRecords, uuid: { uuids.make() })
         var filter = PolicyFilter(stage: stage, downstream: RecordingHandler())
+        return try feed(&filter, body, cuts: cuts, strictness: strictness)
+    }
+
+    /// Runs `previous` through a new stage (to its end when `finishing`, else leaving it cut off there, its
+    /// decisions not drained), renews the stage (``PolicyStage/renew()``), then runs `body` as ``run(_:_:cuts:strictness:auditDetail:auditRecords:)``
+    /// does. The `{uuid}` values start over for `body`, so that the result compares with a new stage's.
+    static func runRenewed(
+        _ route: RouteConfiguration, after previous: [UInt8], finishing: Bool, _ body: [UInt8], cuts: [Int] = [],
+        auditRecords: Bool = true
+    ) throws -> PolicyRun {
+        let uuids = UUIDSequence()
+        let stage = PolicyStage<CountingDigest>(route: route, auditRecords: auditRecords, uuid: { uuids.make() })
+        var filter = PolicyFilter(stage: stage, downstream: RecordingHandler())
+        var parser = MultipartParser(boundary: Boundary(FormBody.boundary)!)
+        do {
+            try previous.withUnsafeBytes { span in
+                filter.downstream.input = span
+                try parser.parse(span, into: &filter)
+                filter.downstream.input = nil
+            }
+            if finishing { try parser.finish(into: &filter) }
+        } catch {
+            // A body the parser refused leaves the stage where it was, as on a connection.
+        }
+        uuids.restart()
+        var fresh = RecordingHandler()
+        filter.renew(downstream: &fresh)
+        return try feed(&filter, body, cuts: cuts, strictness: Strictness())
+    }
+
+    /// Parses `body` into `filter` in pieces cut at `cuts`, draining decisions after each piece.
+    private static func feed(
+        _ filter: inout PolicyFilter<CountingDigest, RecordingHandler>, _ body: [UInt8], cuts: [Int],
+        strictness: Strictness
+    ) throws -> PolicyRun {
         var parser = MultipartParser(boundary: Boundary(FormBody.boundary)!, strictness: strictness)
         var records: [PartAuditRecord] = []
         var decisions: [PartDecision] = []

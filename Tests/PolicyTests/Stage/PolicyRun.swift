@@ -11,6 +11,9 @@ final class UUIDSequence: @unchecked Sendable {
         next += 1
         return "uuid-\(next)"
     }
+
+    /// Starts the sequence over at `uuid-1`.
+    func restart() { next = 0 }
 }
 
 /// Everything a stage did with one body.
