@@ -82,16 +82,16 @@ struct PartPolicyMachine<Digest: PartDigest> {
     }
 
     /// Starts over on a new body: every per-body property back to its initial value (the settings, the rules and
-    /// the `{uuid}` source stay; the lists keep their capacity). Each stored `var` above is listed here.
+    /// the `{uuid}` source stay; the lists keep their capacity). Each stored `var` above is listed here. The last
+    /// part's head, facts, plan and output stay until the next part replaces them, as they do between parts:
+    /// nothing reads them before, with `current`'s index back at -1 and ``hasOutput`` false (assigning placeholders
+    /// copied and destroyed heads, a thousand instructions per body).
     mutating func reset() {
         phase = .idle
         rejection = nil
         records.removeAll(keepingCapacity: true)
         decisions.removeAll(keepingCapacity: true)
-        current = PartHead(index: -1, name: "")
-        facts = PartFacts(declaredEssence: "")
-        if plan.isSome { plan = nil }
-        output = PartHead(index: -1, name: "")
+        current.index = -1
         hasOutput = false
         window.reset()
         if sniffed.isSome { sniffed = nil }
