@@ -21,78 +21,73 @@ struct PartEvaluator: Sendable {
 
     /// The plan for a part, or nil when a rule needs the sniffed type and `facts.sniffed` is nil.
     func evaluate(_ head: PartHead, _ facts: PartFacts) -> PartPlan? {
-        var plan: PartPlan?
-        evaluate(head, facts, into: &plan)
-        return plan
+        var plan = PartPlan()
+        return evaluate(head, facts, into: &plan) ? plan : nil
     }
 
-    /// As ``evaluate(_:_:)``, into the caller's plan: built in place (a returned plan was copied once more).
-    func evaluate(_ head: PartHead, _ facts: PartFacts, into plan: inout PartPlan?) {
-        plan = PartPlan()
+    /// As ``evaluate(_:_:)``, into the caller's plan, which is reset first and built in place (a returned plan was
+    /// copied once more; an optional one was destroyed and made through its type's generic witnesses).
+    /// - Returns: false, the plan unfinished, when a rule needs the sniffed type and `facts.sniffed` is nil.
+    func evaluate(_ head: PartHead, _ facts: PartFacts, into plan: inout PartPlan) -> Bool {
+        plan.reset()
         let index = head.index
         for rule in rules {
             guard Self.headConditionsHold(rule.match, head, facts) else { continue }
             if let globs = rule.match.sniffedType {
-                guard let sniffed = facts.sniffed else {
-                    plan = nil
-                    return
-                }
+                guard let sniffed = facts.sniffed else { return false }
                 guard globs.contains(where: { $0.matches(sniffed.mimeType) }) else { continue }
             }
-            plan!.matchedRules.append(rule.name)
+            plan.matchedRules.append(rule.name)
             if let reject = rule.reject {
-                plan!.outcome = .reject(
+                plan.outcome = .reject(
                     PolicyRejection(
                         status: reject.status, reason: .rule, rule: rule.name, partIndex: index,
                         detail: "part \(index) ('\(head.name)') is refused by rule '\(rule.name)'"))
-                return
+                return true
             }
             if rule.strip {
-                plan!.outcome = .strip(rule: rule.name, detail: "stripped by rule '\(rule.name)'")
-                return
+                plan.outcome = .strip(rule: rule.name, detail: "stripped by rule '\(rule.name)'")
+                return true
             }
-            gather(rule, into: &plan!)
+            gather(rule, into: &plan)
             if let sniff = rule.sniff {
-                guard let sniffed = facts.sniffed else {
-                    plan = nil
-                    return
-                }
+                guard let sniffed = facts.sniffed else { return false }
                 if let failure = Self.sniffFailure(sniff, sniffed, head, facts) {
                     switch sniff.onMismatch {
                     case .reject:
-                        plan!.outcome = .reject(
+                        plan.outcome = .reject(
                             PolicyRejection(
                                 status: 415, reason: failure.reason, rule: rule.name, partIndex: index,
                                 detail: failure.detail))
                     case .strip:
-                        plan!.outcome = .strip(rule: rule.name, detail: failure.detail)
+                        plan.outcome = .strip(rule: rule.name, detail: failure.detail)
                     }
-                    return
+                    return true
                 }
-                if sniff.setContentType { plan!.headerOperations.append(.setSniffedType) }
+                if sniff.setContentType { plan.headerOperations.append(.setSniffedType) }
                 if sniff.validate {
-                    if plan!.validation == nil {
-                        plan!.validation = PartPlan.Validation(rule: rule.name, onMismatch: sniff.onMismatch)
+                    if plan.validation == nil {
+                        plan.validation = PartPlan.Validation(rule: rule.name, onMismatch: sniff.onMismatch)
                     } else if sniff.onMismatch == .reject {
-                        plan!.validation?.onMismatch = .reject
+                        plan.validation?.onMismatch = .reject
                     }
                 }
             }
         }
-        if plan!.matchedRules.isEmpty {
+        if plan.matchedRules.isEmpty {
             switch defaultAction {
             case .pass:
                 break
             case .strip:
-                plan!.outcome = .strip(rule: Self.defaultRuleName, detail: "no rule matched (default: strip)")
+                plan.outcome = .strip(rule: Self.defaultRuleName, detail: "no rule matched (default: strip)")
             case .reject:
-                plan!.outcome = .reject(
+                plan.outcome = .reject(
                     PolicyRejection(
                         status: 403, reason: .defaultAction, rule: Self.defaultRuleName, partIndex: index,
                         detail: "part \(index) ('\(head.name)') matches no rule (default: reject)"))
             }
         }
-        return
+        return true
     }
 
     /// Adds a matching rule's non-terminal actions.

@@ -43,6 +43,17 @@ struct PartPlan: Sendable {
     /// The first rule asking for validation; its mismatch action becomes `reject` if any such rule says so.
     var validation: Validation?
 
+    /// Back to a new plan's values, the lists keeping their capacity (a part's plan is built in the last one's).
+    mutating func reset() {
+        if case .forward = outcome {} else { outcome = .forward }
+        matchedRules.removeAll(keepingCapacity: true)
+        if fieldTemplate != nil { fieldTemplate = nil }
+        if filenameTemplate != nil { filenameTemplate = nil }
+        headerOperations.removeAll(keepingCapacity: true)
+        if cap != nil { cap = nil }
+        if validation != nil { validation = nil }
+    }
+
     /// The rule named in the audit record: the deciding rule, else the last match, else `default`.
     var rule: String {
         switch outcome {

@@ -13,16 +13,14 @@ extension PartPolicyMachine {
     /// go out (all of it, or up to a `truncate` cap); the caller streams the rest of the span.
     /// - Parameter atEnd: the part has ended (the window holds all of it).
     mutating func decide(atEnd: Bool) -> Release {
-        if self.plan == nil {
+        if !hasPlan {
             let sniff = window.sniff(complete: atEnd)
             sniffed = sniff
             facts.sniffed = sniff
-            guard let evaluated = evaluator.evaluate(current, facts) else {
-                preconditionFailure("the sniffed type settles every rule")
-            }
-            self.plan = evaluated
+            hasPlan = evaluator.evaluate(current, facts, into: &self.plan)
+            precondition(hasPlan, "the sniffed type settles every rule")
         }
-        let plan = self.plan!
+        let plan = self.plan
         switch plan.outcome {
         case .reject(let refusal):
             return .reject(reject(refusal))
@@ -84,10 +82,10 @@ extension PartPolicyMachine {
     /// the head moves into ``output`` instead, and `current` keeps only its index: the copy counted three references
     /// and overwriting the last part's output released three, per part.
     mutating func makeOutput() {
-        precondition(current.index >= 0 && plan != nil, "a decided part has a head and a plan")
+        precondition(current.index >= 0 && hasPlan, "a decided part has a head and a plan")
         let isField = current.filename == nil
-        let renamesFile = plan!.filenameTemplate.isSome && current.filename?.isEmpty == false
-        let rewrites = plan!.fieldTemplate.isSome || renamesFile || !plan!.headerOperations.isEmpty
+        let renamesFile = plan.filenameTemplate.isSome && current.filename?.isEmpty == false
+        let rewrites = plan.fieldTemplate.isSome || renamesFile || !plan.headerOperations.isEmpty
         if settings.keepsRecords || rewrites {
             output = current
         } else {
@@ -103,19 +101,19 @@ extension PartPolicyMachine {
             output.contentType = nil
         }
         guard rewrites else { return }
-        if plan!.fieldTemplate.isSome || renamesFile {
-            let values = templateValues(plan!, head: current)
-            if let template = plan!.fieldTemplate {
+        if plan.fieldTemplate.isSome || renamesFile {
+            let values = templateValues(plan, head: current)
+            if let template = plan.fieldTemplate {
                 output.name = SafeName.sanitizeFieldName(template.render(values))
             }
-            if renamesFile, let template = plan!.filenameTemplate {
+            if renamesFile, let template = plan.filenameTemplate {
                 // A file keeps a name: a template that renders empty (`{ext}` of a name without one) must not
                 // turn it into "no file chosen".
                 let rendered = SafeName.sanitizeFilename(template.render(values))
                 output.filename = rendered.isEmpty ? SafeName.fallbackName : rendered
             }
         }
-        for operation in plan!.headerOperations {
+        for operation in plan.headerOperations {
             switch operation {
             case .remove(let name) where name.lowercased() == "content-type":
                 output.contentType = nil
@@ -175,7 +173,7 @@ extension PartPolicyMachine {
     /// A failed `validate`: a rejection, since a part is only ever stripped before anything of it was written.
     mutating func validationFailed(_ reason: String, alreadyForwarded: Bool) -> PolicyRejection {
         let index = current.index
-        let validation = plan?.validation
+        let validation = hasPlan ? plan.validation : nil
         var detail = "part \(index) is not a well-formed file of its type: \(reason)"
         if alreadyForwarded, validation?.onMismatch == .strip {
             detail += " (its first bytes were already forwarded, so on_mismatch: strip cannot take them back)"

@@ -45,9 +45,14 @@ struct PartPolicyMachine<Digest: PartDigest> {
     /// the first part they hold placeholders (index -1) that nothing reads.
     var current = PartHead(index: -1, name: "")
     var facts = PartFacts(declaredEssence: "")
-    /// The plan: found at head time if no rule needed the sniffed type (a held part keeps it until it is decided),
-    /// else found when the held part is decided; the part is forwarded under it.
-    var plan: PartPlan?
+    /// The plan, when ``hasPlan``: found at head time if no rule needed the sniffed type (a held part keeps it until
+    /// it is decided), else found when the held part is decided; the part is forwarded under it. Not optional: each
+    /// part's plan is built in the last one's (``PartEvaluator/evaluate(_:_:into:)``), where an optional plan was
+    /// destroyed and made anew through its type's generic witnesses, and its list of matched rules allocated, per
+    /// part.
+    var plan = PartPlan()
+    /// Whether ``plan`` is the current part's.
+    var hasPlan = false
     /// The head as forwarded, when ``hasOutput`` (a placeholder otherwise, like `current` before the first part).
     /// Not optional: a stage lends it to the encoder where it lies, where `output!` copied it, and an optional head
     /// was destroyed through its type's generic witness.
@@ -92,6 +97,7 @@ struct PartPolicyMachine<Digest: PartDigest> {
         records.removeAll(keepingCapacity: true)
         decisions.removeAll(keepingCapacity: true)
         current.index = -1
+        hasPlan = false
         hasOutput = false
         window.reset()
         if sniffed.isSome { sniffed = nil }
@@ -177,19 +183,19 @@ struct PartPolicyMachine<Digest: PartDigest> {
             fileExtension: settings.usesFileExtension ? filename.flatMap(FileExtensions.fileExtension(ofFilename:)) : nil,
             declaredEssence: PartEvaluator.essence(of: current.contentType))
         holdsCharsetValue = settings.charsets.isSome && PartCharset.isCharsetField(current.name)
-        evaluator.evaluate(current, facts, into: &plan)
-        guard plan != nil else {
+        hasPlan = evaluator.evaluate(current, facts, into: &plan)
+        guard hasPlan else {
             phase = .holding
             return .none
         }
-        switch plan!.outcome {
+        switch plan.outcome {
         case .reject(let refusal):
             return .reject(reject(refusal))
         case .strip(let rule, let detail):
             strip(rule: rule, detail: detail)
             return .none
         case .forward:
-            if holdsCharsetValue || plan!.cap.map({ $0.action == .strip && $0.bytes < Int64(sniffWindowSize) }) == true {
+            if holdsCharsetValue || plan.cap.map({ $0.action == .strip && $0.bytes < Int64(sniffWindowSize) }) == true {
                 phase = .holding
                 return .none
             }
@@ -211,7 +217,7 @@ struct PartPolicyMachine<Digest: PartDigest> {
             return stream(bytes)
         case .holding:
             // A `_charset_` value is judged whole, at its end; other held parts as soon as they pass the cap.
-            let exceeded = !holdsCharsetValue && plan?.cap.map { Int64(window.count) > $0.bytes } == true
+            let exceeded = !holdsCharsetValue && hasPlan && plan.cap.map { Int64(window.count) > $0.bytes } == true
             guard exceeded || window.isFull else { return .none }
             return release(bytes, earlier: earlier)
         }
@@ -277,7 +283,7 @@ struct PartPolicyMachine<Digest: PartDigest> {
     /// A decided, written part's next bytes: forward them up to the cap.
     private mutating func stream(_ bytes: UnsafeRawBufferPointer) -> PolicyBodyAction {
         var count = bytes.count
-        if let cap = plan?.cap, received > cap.bytes {
+        if hasPlan, let cap = plan.cap, received > cap.bytes {
             switch cap.action {
             case .reject:
                 return .reject(reject(tooLarge(cap, "is larger than \(cap.bytes) bytes (max_bytes)")))
@@ -308,8 +314,7 @@ struct PartPolicyMachine<Digest: PartDigest> {
 
     private mutating func startPart(_ head: consuming PartHead) {
         current = head
-        // Cleared only when set: assigning nil destroys the old value through its type's generic witness.
-        if plan.isSome { plan = nil }
+        hasPlan = false  // the plan stays, to be reset and built in place
         hasOutput = false
         window.reset()
         if sniffed.isSome { sniffed = nil }
@@ -351,11 +356,11 @@ struct PartPolicyMachine<Digest: PartDigest> {
         case .strip:
             keep(.strip, rule: stripped?.rule, detail: stripped?.detail)
         case .truncate:
-            let cap = plan?.cap
+            let cap = hasPlan ? plan.cap : nil
             keep(.truncate, rule: cap?.rule, detail: settings.keepsRecords
                 ? cap.map { "truncated to \($0.bytes) of \(received) bytes (max_bytes)" } : nil)
         case .pass, .reject:
-            keep(decision, rule: plan?.rule, detail: nil)
+            keep(decision, rule: hasPlan ? plan.rule : nil, detail: nil)
         }
         phase = .idle
     }
@@ -390,6 +395,6 @@ struct PartPolicyMachine<Digest: PartDigest> {
             declaredType: current.contentType, forwardedType: hasOutput ? output.contentType : nil,
             sniffedType: sniffedType, receivedBytes: received,
             forwardedBytes: forwarded, digest: hasOutput ? digest.finalize() : nil, decision: decision,
-            reportOnly: false, rule: rule, matchedRules: plan?.matchedRules ?? [], detail: detail)
+            reportOnly: false, rule: rule, matchedRules: hasPlan ? plan.matchedRules : [], detail: detail)
     }
 }
