@@ -95,6 +95,12 @@ extension MultipartParser {
         var index = start
         let length = patterns.dashLength
         let pattern = patterns.dashBoundary
+        if matched == 0, span.count - index >= length, memcmp(span.baseAddress! + index, pattern, length) == 0 {
+            // The whole dash-boundary in this span, as nearly every body begins: one comparison, where the loop
+            // below took ~13 instructions a byte.
+            index += length
+            matched = length
+        }
         while index < span.count, matched < length, span[index] == pattern[matched] {
             index += 1
             matched += 1
