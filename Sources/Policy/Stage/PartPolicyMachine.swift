@@ -87,28 +87,19 @@ struct PartPolicyMachine<Digest: PartDigest> {
     }
 
     /// Starts over on a new body: every per-body property back to its initial value (the settings, the rules and
-    /// the `{uuid}` source stay; the lists keep their capacity). Each stored `var` above is listed here. The last
+    /// the `{uuid}` source stay; the lists keep their capacity). Each stored `var` above is set here or in
+    /// ``clearPart()``. The last
     /// part's head, facts, plan and output stay until the next part replaces them, as they do between parts:
     /// nothing reads them before, with `current`'s index back at -1 and ``hasOutput`` false (assigning placeholders
     /// copied and destroyed heads, a thousand instructions per body).
     mutating func reset() {
-        phase = .idle
         rejection = nil
         records.removeAll(keepingCapacity: true)
         decisions.removeAll(keepingCapacity: true)
         current.index = -1
-        hasPlan = false
-        hasOutput = false
-        window.reset()
-        if sniffed.isSome { sniffed = nil }
         digest = Digest()
-        if walker.isSome { walker = nil }
-        received = 0
-        forwarded = 0
-        truncated = false
-        holdsCharsetValue = false
-        if stripped.isSome { stripped = nil }
         recordedThrough = -1
+        clearPart()
     }
 
     /// Whether records are waiting for ``takeRecords()``.
@@ -314,7 +305,13 @@ struct PartPolicyMachine<Digest: PartDigest> {
 
     private mutating func startPart(_ head: consuming PartHead) {
         current = head
-        hasPlan = false  // the plan stays, to be reset and built in place
+        clearPart()
+    }
+
+    /// The current part's state back to none: no plan (it stays, to be reset and built in place), no output, an
+    /// empty window, nothing sniffed, streamed or stripped.
+    private mutating func clearPart() {
+        hasPlan = false
         hasOutput = false
         window.reset()
         if sniffed.isSome { sniffed = nil }

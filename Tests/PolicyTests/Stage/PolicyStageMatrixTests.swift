@@ -118,17 +118,22 @@ struct PolicyStageMatrixTests {
         }
     }
 
-    @Test(arguments: cases)
-    func actionAtDecisionPoint(testCase: Case) throws {
-        let (rules, data, expected) = Self.scenario(testCase)
-        // The plain fields around the part match only this pass rule.
-        let plain = Rule(name: "plain", match: RuleMatch(field: Build.names("before", "after")))
-        let body = FormBody([
+    /// The rule the plain fields around the tested part match (and only they): pass.
+    static let plain = Rule(name: "plain", match: RuleMatch(field: Build.names("before", "after")))
+
+    /// The tested part, with `data`, between two plain fields.
+    static func body(_ data: [UInt8]) -> FormBody {
+        FormBody([
             FormPart("before", text: "1"),
             FormPart("upload", filename: "photo.png", type: "application/octet-stream", data),
             FormPart("after", text: "2"),
         ])
-        let run = try PolicyHarness.runEverySplit(Build.route([plain] + rules), body)
+    }
+
+    @Test(arguments: cases)
+    func actionAtDecisionPoint(testCase: Case) throws {
+        let (rules, data, expected) = Self.scenario(testCase)
+        let run = try PolicyHarness.runEverySplit(Build.route([Self.plain] + rules), Self.body(data))
         switch expected {
         case .forwarded(let head, let bytes):
             #expect(run.rejection == nil && run.ended)

@@ -13,12 +13,7 @@ struct PolicyStageRenewalTests {
     @Test(arguments: PolicyStageMatrixTests.cases)
     func aRenewedStageActsAsANewOne(testCase: PolicyStageMatrixTests.Case) throws {
         let (rules, data, _) = PolicyStageMatrixTests.scenario(testCase)
-        let plain = Rule(name: "plain", match: RuleMatch(field: Build.names("before", "after")))
-        let body = FormBody([
-            FormPart("before", text: "1"),
-            FormPart("upload", filename: "photo.png", type: "application/octet-stream", data),
-            FormPart("after", text: "2"),
-        ]).bytes
+        let body = PolicyStageMatrixTests.body(data).bytes
         let other = FormBody([
             FormPart("upload", filename: "b.png", type: "image/png", data),
             FormPart("upload", filename: "c.png", type: "image/png", Array(data.prefix(40))),
@@ -30,7 +25,7 @@ struct PolicyStageRenewalTests {
             (Array(other[..<(other.count - 30)]), false, "another body cut off in its last part"),
         ]
         for reportOnly in [false, true] {
-            let route = Build.route([plain] + rules, reportOnly: reportOnly)
+            let route = Build.route([PolicyStageMatrixTests.plain] + rules, reportOnly: reportOnly)
             for auditRecords in [true, false] {
                 let fresh = try PolicyHarness.run(route, body, auditRecords: auditRecords)
                 for before in previous {
