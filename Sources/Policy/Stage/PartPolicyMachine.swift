@@ -304,7 +304,7 @@ struct PartPolicyMachine<Digest: PartDigest> {
     // MARK: Part lifecycle
 
     private mutating func startPart(_ head: consuming PartHead) {
-        current = head
+        current = consume head  // said outright: without it the optimiser copied the head and destroyed the original
         clearPart()
     }
 
