@@ -36,13 +36,24 @@ struct PolicyOutcome: Equatable, CustomStringConvertible {
         return outcome
     }
 
-    /// Runs `body` through parser → policy stage → recorder, in the pieces `cuts` makes.
-    static func run(_ route: RouteConfiguration, boundary: Boundary, _ body: UnsafeRawBufferPointer, cuts: [Int])
-        -> PolicyOutcome
-    {
+    /// Runs `body` through parser → policy stage → recorder, in the pieces `cuts` makes. With `renewedAfter`, the
+    /// stage first takes those bytes as a body of their own (whatever state they leave it in) and is then renewed
+    /// for `body` (``PolicyFilter/renew(downstream:)``, a keep-alive connection's next form), the `{uuid}` values
+    /// starting over.
+    static func run(
+        _ route: RouteConfiguration, boundary: Boundary, _ body: UnsafeRawBufferPointer, cuts: [Int],
+        renewedAfter previous: UnsafeRawBufferPointer? = nil
+    ) -> PolicyOutcome {
         let uuids = UUIDCounter()
         let stage = PolicyStage<FNVDigest>(route: route, uuid: { uuids.make() })
         var filter = PolicyFilter(stage: stage, downstream: Recorder())
+        if let previous {
+            var first = MultipartParser(boundary: boundary, strictness: route.strictness)
+            try? first.parse(previous, into: &filter)
+            uuids.restart()
+            var fresh = Recorder()
+            filter.renew(downstream: &fresh)
+        }
         var parser = MultipartParser(boundary: boundary, strictness: route.strictness)
         var outcome = PolicyOutcome()
         func drain() {
@@ -113,6 +124,9 @@ final class UUIDCounter: @unchecked Sendable {
         next += 1
         return "uuid-\(next)"
     }
+
+    /// Starts over at `uuid-1`.
+    func restart() { next = 0 }
 }
 
 /// A cheap digest (FNV-1a and a length) so that audit records carry one that depends on every byte.

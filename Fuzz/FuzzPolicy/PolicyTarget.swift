@@ -15,7 +15,9 @@ import Policy
 /// 2. Order: heads, bodies and ends reach the downstream in the grammar `(head body* end)* end?`.
 /// 3. Bounds: the stage holds at most ``maxHeldUnits`` units of variable-size storage once a body ends (a
 ///    part's head and its 1,445-byte sniff window while undecided, whatever the body's size).
-/// 4. Output: a body the stage let through whole re-encodes (`MultipartEncoder`) to bytes the strict parser
+/// 4. Renewal: a stage renewed for the body after taking its first half (cut off there: a part held, streaming or
+///    refused) gives exactly the new stage's outcome for it whole.
+/// 5. Output: a body the stage let through whole re-encodes (`MultipartEncoder`) to bytes the strict parser
 ///    reads back as the same number of parts with the same data, unless a forwarded value has no safe
 ///    spelling (the engine then refuses the request) or a part's data holds the encoder's delimiter (the
 ///    engine's boundary is random per body).
@@ -38,6 +40,10 @@ enum PolicyTarget {
         let split = PolicyOutcome.run(route, boundary: boundary, body, cuts: cuts)
         invariant(split.splitInvariant == expected,
                   "route \(route.name), cut at \(cuts):\n whole \(expected)\n split \(split.splitInvariant)")
+        let renewed = PolicyOutcome.run(
+            route, boundary: boundary, body, cuts: [],
+            renewedAfter: UnsafeRawBufferPointer(rebasing: body[0..<(body.count / 2)]))
+        invariant(renewed == whole, "route \(route.name), renewed after the first half:\n whole \(whole)\n renewed \(renewed)")
         if whole.rejection == nil, whole.parseError == nil {
             invariant(whole.ended, "route \(route.name): a body that parsed was not ended downstream")
             reencode(whole.parts)
