@@ -213,6 +213,17 @@ struct FieldSectionScanner: Sendable {
         guard fieldCount < maxFieldCount else { return nil }
         let limit = min(end, start + maxFieldLineBytes)  // the line's CR must come before this
         var index = start
+        // Eight bytes at a time while all are letters, digits or `-` (what field names are made of); the byte
+        // that stops a word, and the name's last few bytes, go through the whole tchar test.
+        while limit - index >= 8 {
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let others = Self.nonNameBytes(word)
+            guard others == 0 else {
+                index += others.trailingZeroBitCount >> 3
+                break
+            }
+            index += 8
+        }
         while index < limit, ByteClass.isTChar(bytes[index]) { index += 1 }
         let nameLength = index - start
         guard nameLength > 0, index < limit, bytes[index] == ByteClass.colon else { return nil }
@@ -303,6 +314,26 @@ struct FieldSectionScanner: Sendable {
         default:
             return HTTP1Error(.invalidFieldName, offset: position)
         }
+    }
+
+    /// The high bit of each byte of `word` (the first byte in the lowest bits) that is not an ASCII letter, digit
+    /// or `-`; 0 when all eight are. Each range test adds a per-byte constant to the byte's low seven bits, which
+    /// never carries into the next byte; bytes with the top bit set are flagged on their own.
+    @inline(__always)
+    static func nonNameBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let low = word & ~highs
+        /// High bit set where the byte of `value` (each below 0x80) lies in `first...last`.
+        @inline(__always) func within(_ value: UInt64, _ first: UInt64, _ last: UInt64) -> UInt64 {
+            let atLeastFirst = value &+ ones &* (0x80 - first)
+            let aboveLast = value &+ ones &* (0x7F - last)
+            return atLeastFirst & ~aboveLast & highs
+        }
+        let letter = within(low | ones &* 0x20, 0x61, 0x7A)  // a-z, and A-Z folded onto it
+        let digit = within(low, 0x30, 0x39)
+        let dash = within(low, 0x2D, 0x2D)
+        return ((letter | digit | dash) ^ highs) | (word & highs)
     }
 
     /// Whether one of the eight bytes of `word` is below 0x20 or is 0x7F (exact: the borrows of the two

@@ -32,6 +32,72 @@ import Testing
         }
     }
 
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+            || byte == 0x2D
+    }
+
+    /// The name word test flags exactly the bytes that are not letters, digits or `-`, at their own positions.
+    @Test func nameTestIsExactForEveryByteAtEveryPosition() {
+        for filler: UInt8 in [0x61, 0x5A, 0x2D, 0x30, 0x7A, 0x41] {
+            for byte in UInt8.min...UInt8.max {
+                for position in 0..<8 {
+                    var bytes = [UInt8](repeating: filler, count: 8)
+                    bytes[position] = byte
+                    let word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+                    let expected = Self.isNameByte(byte) ? 0 : UInt64(0x80) << (8 * position)
+                    #expect(FieldSectionScanner.nonNameBytes(word) == expected, "byte \(byte) at \(position)")
+                }
+            }
+        }
+    }
+
+    @Test func nameTestMatchesBytesForRandomWords() {
+        var random = SplitMix64(seed: 0x7A3E)
+        let interesting: [UInt8] = [
+            0x00, 0x2C, 0x2D, 0x2E, 0x2F, 0x30, 0x39, 0x3A, 0x40, 0x41, 0x5A, 0x5B, 0x5F, 0x60, 0x61, 0x7A, 0x7B, 0x7F,
+            0x80, 0xAD, 0xC1, 0xFF, 0x21, 0x20,
+        ]
+        for _ in 0..<20_000 {
+            let bytes = (0..<8).map { _ in interesting[Int(random.next() % UInt64(interesting.count))] }
+            let word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+            var expected: UInt64 = 0
+            for (position, byte) in bytes.enumerated() where !Self.isNameByte(byte) { expected |= 0x80 << (8 * position) }
+            #expect(FieldSectionScanner.nonNameBytes(word) == expected, "\(bytes)")
+        }
+    }
+
+    /// Every byte at every position of a 20-byte field name (in an eight-byte word, the tail after the words, or
+    /// the byte that stops a word): accepted as part of the name exactly when it is a tchar, else refused with the
+    /// byte machine's error at its offset. Under every split (SplitFeeder).
+    @Test(arguments: [UInt8(0x00), 0x09, 0x0A, 0x0D, 0x20, 0x21, 0x22, 0x2C, 0x2F, 0x40, 0x5B, 0x5F, 0x7C, 0x7F, 0x80, 0xFF])
+    func everyByteAtEveryNamePosition(byte: UInt8) {
+        let prefix = Array("GET / HTTP/1.1\r\nHost: a\r\n".utf8)
+        for position in 0..<20 {
+            var name = [UInt8](repeating: UInt8(ascii: "n"), count: 20)
+            name[position] = byte
+            let bytes = prefix + name + Array(": v\r\n\r\n".utf8)
+            let outcome = SplitFeeder.verify(bytes) { HeadFeeding.request($0, parser: RequestHeadParser()) }
+            let offset = prefix.count + position
+            switch byte {
+            case 0x21, 0x5F, 0x7C:
+                #expect(outcome.head?.fields.last?.name == String(decoding: name, as: UTF8.self), "at \(position)")
+            case 0x09 where position == 0, 0x20 where position == 0:
+                #expect(outcome == .error(HTTP1Error(.obsFold, offset: offset)), "at \(position)")
+            case 0x0D where position == 0:
+                #expect(outcome == .error(HTTP1Error(.bareCR, offset: offset)), "at \(position)")
+            case 0x09, 0x20:
+                #expect(outcome == .error(HTTP1Error(.whitespaceBeforeColon, offset: offset)), "at \(position)")
+            case 0x0A:
+                #expect(outcome == .error(HTTP1Error(.bareLF, offset: offset)), "at \(position)")
+            case 0x0D:
+                #expect(outcome == .error(HTTP1Error(.missingColon, offset: offset)), "at \(position)")
+            default:
+                #expect(outcome == .error(HTTP1Error(.invalidFieldName, offset: offset)), "at \(position)")
+            }
+        }
+    }
+
     /// Every byte at every position of a 40-byte value (so that it falls in an eight-byte word, its tail, or both):
     /// the head is refused at that byte exactly when the byte is not allowed in a value, and otherwise keeps the
     /// value with its leading and trailing whitespace trimmed. Under every split (SplitFeeder).
