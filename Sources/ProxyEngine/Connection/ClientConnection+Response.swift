@@ -347,6 +347,7 @@ extension ClientConnection: UpstreamDelegate {
         phase = .head
         adoptCurrentSettings()
         arm(settings.idle)
+        scheduleIdleTrim()
         if clientPaused {
             clientPaused = false
             setReading(true)

@@ -53,6 +53,8 @@ final class ClientConnection: LoopResource {
     /// A TLS connection before its first byte: the socket, the listener's TLS, and the event that waits.
     private var pendingTLS: (descriptor: Int32, tls: any ServerTLSProvider, waiting: OpaquePointer)?
     private var deadline = Int64.max
+    /// When an idle keep-alive connection lets go of its spare buffers (``trimIdleState()``); `.max`: not due.
+    private var trimDue = Int64.max
     private var shutDown = false
     /// A TLS error ended the connection (its session must not be resumed).
     private var tlsFailed = false
@@ -248,12 +250,28 @@ final class ClientConnection: LoopResource {
         }
     }
 
-    /// The timer went off: the deadline passed, moved later (wait for it), or was cleared.
+    /// From now on an idle stretch of ``EngineSettings/idleTrimDelay`` trims the connection (moved on by each
+    /// exchange that ends: a busy connection keeps its spares).
+    func scheduleIdleTrim() {
+        guard timer != nil, spareRewriter != nil || spareRequestFields != nil || spareResponseFields != nil else {
+            return
+        }
+        let now = CoarseClock.now()
+        trimDue = now &+ settings.idleTrim.milliseconds
+        timer!.fire(by: trimDue, now: now)
+    }
+
+    /// The timer went off: the deadline passed, moved later (wait for it), or was cleared; or the trim is due.
     private func timerExpired() {
         guard timer != nil else { return }
         timer!.fired()
-        guard deadline != .max else { return }
         let now = CoarseClock.now()
+        if now >= trimDue {
+            trimDue = .max
+            trimIdleState()
+        }
+        if trimDue != .max { timer!.fire(by: trimDue, now: now) }
+        guard deadline != .max else { return }
         guard now >= deadline else {
             timer!.fire(by: deadline, now: now)
             return

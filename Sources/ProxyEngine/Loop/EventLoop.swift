@@ -125,6 +125,9 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Open resources (connections, listeners) on this loop.
     var openResources: Int { registry.count }
+
+    /// The open resources themselves; read only on the loop thread.
+    var resources: Dictionary<ObjectIdentifier, any LoopResource>.Values { registry.values }
 }
 
 /// Something a loop closes when it stops.

@@ -14,12 +14,26 @@ extension ProxyServer {
     /// - Parameter timeout: how long to wait for every loop to answer.
     /// - Returns: the sum over the workers, or nil when a loop did not answer in time (stopped or busy).
     package func openResources(timeout: Duration = .seconds(5)) -> Int? {
+        sum(timeout: timeout) { $0.loop.openResources }
+    }
+
+    /// The client connections holding spares for their next exchange right now (``ClientConnection/holdsSpares``:
+    /// kept by busy keep-alive connections, dropped after ``EngineSettings/idleTrimDelay`` of idleness). For tests
+    /// and diagnostics; nil when a loop did not answer in time.
+    package func connectionsHoldingSpares(timeout: Duration = .seconds(5)) -> Int? {
+        sum(timeout: timeout) { worker in
+            worker.loop.resources.count { ($0 as? ClientConnection)?.holdsSpares == true }
+        }
+    }
+
+    /// `count` of each worker, run on the worker's own loop thread, added up.
+    private func sum(timeout: Duration, _ count: @escaping @Sendable (Worker) -> Int) -> Int? {
         let workers = self.workers
         let tally = ResourceTally()
         let done = DispatchSemaphore(value: 0)
         for worker in workers {
             worker.loop.schedule {
-                tally.add(worker.loop.openResources)
+                tally.add(count(worker))
                 done.signal()
             }
         }

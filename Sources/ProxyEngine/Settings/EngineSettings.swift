@@ -29,6 +29,14 @@ public struct EngineSettings: Sendable {
     }
     /// `idleTimeout`, converted for the connection timers (``LoopTimeout``).
     private(set) var idle: LoopTimeout
+    /// How long a keep-alive connection sits idle between requests before it lets go of what it keeps for the
+    /// next one (the last multipart rewriter and the head parsers' field buffers; see
+    /// `ClientConnection.trimIdleState()`). A busy connection reuses them; an idle one holds only its socket's.
+    public var idleTrimDelay: Duration {
+        didSet { idleTrim = LoopTimeout(idleTrimDelay) }
+    }
+    /// `idleTrimDelay`, converted for the connection timers.
+    private(set) var idleTrim = LoopTimeout(.seconds(1))
     /// On SIGTERM, time allowed for in-flight requests before the process exits.
     public var drainTimeout: Duration
     /// Buffering per connection and direction (watermarks): bounds memory per connection.
@@ -61,6 +69,7 @@ public struct EngineSettings: Sendable {
         self.headerTimeout = headerTimeout
         self.idleTimeout = idleTimeout
         self.idle = LoopTimeout(idleTimeout)
+        self.idleTrimDelay = .seconds(1)
         self.drainTimeout = drainTimeout
         self.buffers = buffers
         self.spoolDirectory = spoolDirectory
