@@ -13,7 +13,7 @@ PIP_PACKAGES  = dockerfile-parse==2.0.1 kubernetes-validate==1.37.0
 PROOF_APT_PACKAGES = nodejs node-formidable chromium chromium-driver python3-venv curl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps proof-deps build build-debug run test test-wide test-asan proof load fuzz fuzz-replay bench bench-rss bench-instructions bench-parser clean
+.PHONY: all deps proof-deps build build-debug run test test-wide test-asan proof load fuzz fuzz-replay bench bench-rss bench-idle bench-instructions bench-parser clean
 
 all: build
 
@@ -92,6 +92,10 @@ bench: deps
 ## bench-rss: peak RSS of partgate, nginx and HAProxy for 1 MiB, 1 GiB and 4 GiB uploads.
 bench-rss: deps
 	scripts/bench-rss.sh
+
+## bench-idle: heap per idle keep-alive client connection of partgate, nginx and HAProxy (1,000 connections each).
+bench-idle: deps
+	scripts/bench-idle.sh
 
 ## bench-instructions: instructions per small proxied request under callgrind (CACHE=1: simulated cache misses too;
 ## TARGET=nginx: the nginx baseline proxy counted the same way).
