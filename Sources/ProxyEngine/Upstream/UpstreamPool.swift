@@ -81,7 +81,6 @@ final class UpstreamPool {
         idle.firstIndex { $0.name == name }
     }
 
-    /// Closes the idle connections to `name` (a reload removed or changed that upstream).
     /// The address of each upstream (by name) that a connection from this worker last reached, for upstreams with
     /// several addresses.
     private var reachedAddresses: [(name: String, address: SocketAddress)] = []
@@ -105,6 +104,7 @@ final class UpstreamPool {
         }
     }
 
+    /// Closes the idle connections to `name` (a reload removed or changed that upstream).
     func closeAll(named name: String) {
         guard let slot = slot(name) else { return }
         let connections = idle.remove(at: slot).connections
