@@ -67,18 +67,26 @@ import Testing
         }
     }
 
+    /// A request head of `prefix`, `count` bytes of `filler` with `byte` at `position`, then `suffix`, fed under every
+    /// split: the filled bytes, the outcome, and the head offset of `byte`.
+    private static func head(
+        _ prefix: String, filler: Unicode.Scalar, count: Int, byte: UInt8, at position: Int, then suffix: String
+    ) -> (filled: [UInt8], outcome: HeadOutcome<RequestHead>, offset: Int) {
+        var filled = [UInt8](repeating: UInt8(ascii: filler), count: count)
+        filled[position] = byte
+        let bytes = Array(prefix.utf8) + filled + Array(suffix.utf8)
+        let outcome = SplitFeeder.verify(bytes) { HeadFeeding.request($0, parser: RequestHeadParser()) }
+        return (filled, outcome, prefix.utf8.count + position)
+    }
+
     /// Every byte at every position of a 20-byte field name (in an eight-byte word, the tail after the words, or
     /// the byte that stops a word): accepted as part of the name exactly when it is a tchar, else refused with the
     /// byte machine's error at its offset. Under every split (SplitFeeder).
     @Test(arguments: [UInt8(0x00), 0x09, 0x0A, 0x0D, 0x20, 0x21, 0x22, 0x2C, 0x2F, 0x40, 0x5B, 0x5F, 0x7C, 0x7F, 0x80, 0xFF])
     func everyByteAtEveryNamePosition(byte: UInt8) {
-        let prefix = Array("GET / HTTP/1.1\r\nHost: a\r\n".utf8)
         for position in 0..<20 {
-            var name = [UInt8](repeating: UInt8(ascii: "n"), count: 20)
-            name[position] = byte
-            let bytes = prefix + name + Array(": v\r\n\r\n".utf8)
-            let outcome = SplitFeeder.verify(bytes) { HeadFeeding.request($0, parser: RequestHeadParser()) }
-            let offset = prefix.count + position
+            let (name, outcome, offset) = Self.head(
+                "GET / HTTP/1.1\r\nHost: a\r\n", filler: "n", count: 20, byte: byte, at: position, then: ": v\r\n\r\n")
             switch byte {
             case 0x21, 0x5F, 0x7C:
                 #expect(outcome.head?.fields.last?.name == String(decoding: name, as: UTF8.self), "at \(position)")
@@ -103,13 +111,9 @@ import Testing
     /// value with its leading and trailing whitespace trimmed. Under every split (SplitFeeder).
     @Test(arguments: [UInt8(0x00), 0x01, 0x09, 0x0A, 0x0D, 0x1F, 0x20, 0x7F, 0x80, 0xFF])
     func everyByteAtEveryValuePosition(byte: UInt8) {
-        let prefix = Array("GET / HTTP/1.1\r\nHost: a\r\nX-Long: ".utf8)
         for position in 0..<40 {
-            var value = [UInt8](repeating: UInt8(ascii: "v"), count: 40)
-            value[position] = byte
-            let bytes = prefix + value + Array("\r\n\r\n".utf8)
-            let outcome = SplitFeeder.verify(bytes) { HeadFeeding.request($0, parser: RequestHeadParser()) }
-            let offset = prefix.count + position
+            let (value, outcome, offset) = Self.head(
+                "GET / HTTP/1.1\r\nHost: a\r\nX-Long: ", filler: "v", count: 40, byte: byte, at: position, then: "\r\n\r\n")
             switch byte {
             case 0x0A:
                 #expect(outcome == .error(HTTP1Error(.bareLF, offset: offset)), "at \(position)")
