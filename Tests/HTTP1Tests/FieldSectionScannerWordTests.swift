@@ -7,18 +7,27 @@ import Testing
 @Suite struct FieldSectionScannerWordTests {
     private static func isControlOrDelete(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x7F }
 
-    @Test func controlTestIsExactForEveryByteAtEveryPosition() {
-        for filler: UInt8 in [0x61, 0x20, 0x7E, 0x80, 0xFF, 0x21] {
+    /// Calls `check` with every eight-byte word made of one of `fillers` with any byte at any position (the word
+    /// loaded as the scanner loads it: the first byte in the lowest bits).
+    private static func everyByteAtEveryPosition(
+        among fillers: [UInt8], _ check: (_ word: UInt64, _ bytes: [UInt8], _ byte: UInt8, _ position: Int) -> Void
+    ) {
+        for filler in fillers {
             for byte in UInt8.min...UInt8.max {
                 for position in 0..<8 {
                     var bytes = [UInt8](repeating: filler, count: 8)
                     bytes[position] = byte
-                    let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-                    #expect(
-                        FieldSectionScanner.hasControlOrDelete(word) == bytes.contains(where: Self.isControlOrDelete),
-                        "byte \(byte) at \(position) among \(filler)")
+                    check(bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }, bytes, byte, position)
                 }
             }
+        }
+    }
+
+    @Test func controlTestIsExactForEveryByteAtEveryPosition() {
+        Self.everyByteAtEveryPosition(among: [0x61, 0x20, 0x7E, 0x80, 0xFF, 0x21]) { word, bytes, byte, position in
+            #expect(
+                FieldSectionScanner.hasControlOrDelete(word) == bytes.contains(where: Self.isControlOrDelete),
+                "byte \(byte) at \(position) among \(bytes)")
         }
     }
 
@@ -39,16 +48,9 @@ import Testing
 
     /// The name word test flags exactly the bytes that are not letters, digits or `-`, at their own positions.
     @Test func nameTestIsExactForEveryByteAtEveryPosition() {
-        for filler: UInt8 in [0x61, 0x5A, 0x2D, 0x30, 0x7A, 0x41] {
-            for byte in UInt8.min...UInt8.max {
-                for position in 0..<8 {
-                    var bytes = [UInt8](repeating: filler, count: 8)
-                    bytes[position] = byte
-                    let word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
-                    let expected = Self.isNameByte(byte) ? 0 : UInt64(0x80) << (8 * position)
-                    #expect(FieldSectionScanner.nonNameBytes(word) == expected, "byte \(byte) at \(position)")
-                }
-            }
+        Self.everyByteAtEveryPosition(among: [0x61, 0x5A, 0x2D, 0x30, 0x7A, 0x41]) { word, _, byte, position in
+            let expected = Self.isNameByte(byte) ? 0 : UInt64(0x80) << (8 * position)
+            #expect(FieldSectionScanner.nonNameBytes(word) == expected, "byte \(byte) at \(position)")
         }
     }
 
