@@ -253,9 +253,7 @@ final class ClientConnection: LoopResource {
     /// From now on an idle stretch of ``EngineSettings/idleTrimDelay`` trims the connection (moved on by each
     /// exchange that ends: a busy connection keeps its spares).
     func scheduleIdleTrim() {
-        guard timer != nil, spareRewriter != nil || spareRequestFields != nil || spareResponseFields != nil else {
-            return
-        }
+        guard timer != nil, holdsSpares else { return }
         let now = CoarseClock.now()
         trimDue = now &+ settings.idleTrim.milliseconds
         timer!.fire(by: trimDue, now: now)
