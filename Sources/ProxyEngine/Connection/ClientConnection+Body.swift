@@ -8,7 +8,7 @@ extension ClientConnection {
     /// Moves request body bytes upstream (or into the spool) until the input runs dry, the upstream is full,
     /// or the body ends.
     func pumpBody() {
-        defer { reader?.refresh() }
+        defer { plain?.refresh() }
         guard let exchange, let sink = exchange.bodySink else { return }
         let buffers = settings.buffers
         while phase == .body, !exchange.requestDone {
@@ -292,14 +292,14 @@ extension ClientConnection {
     }
 
     func pauseClient(_ upstream: UpstreamConnection) {
-        guard !clientPaused, bev != nil else { return }
+        guard !clientPaused, isOpen else { return }
         clientPaused = true
         setReading(false)
         upstream.setWriteWatermark(low: settings.buffers.writeLowWater)
     }
 
     func resumeClient(_ upstream: UpstreamConnection) {
-        guard clientPaused, bev != nil else { return }
+        guard clientPaused, isOpen else { return }
         clientPaused = false
         if let exchange { arm(exchange.idle) }  // the client's time runs again from now
         upstream.setWriteWatermark(low: 0)

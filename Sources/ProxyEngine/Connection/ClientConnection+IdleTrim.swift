@@ -18,7 +18,7 @@ extension ClientConnection {
     /// Drops the spares, if the connection is between requests: no exchange, no byte of a next head received or
     /// buffered. (A connection that is not idle keeps them; the next exchange to end schedules the trim again.)
     func trimIdleState() {
-        guard phase == .head, exchange == nil, heads.isIdle, bev != nil, EvBuffer.length(input) == 0 else { return }
+        guard phase == .head, exchange == nil, heads.isIdle, isOpen, EvBuffer.length(input) == 0 else { return }
         spareRewriter = nil
         spareRequestFields = nil
         spareResponseFields = nil

@@ -6,7 +6,7 @@ import Policy
 extension ClientConnection {
     /// Feeds input chains to the head parser until a head completes.
     func readHead() {
-        defer { reader?.refresh() }
+        defer { plain?.refresh() }
         while phase == .head, let chain = EvBuffer.firstChain(input) {
             let wasIdle = heads.isIdle
             // Taken back only once bytes come: by then the last exchange is gone and its buffers are held by nothing

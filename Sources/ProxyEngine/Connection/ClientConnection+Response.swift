@@ -113,7 +113,7 @@ extension ClientConnection: UpstreamDelegate {
                 }
                 continue
             }
-            if bev == nil { return }
+            if !isOpen { return }
             if EvBuffer.length(output) >= settings.buffers.writeHighWater {
                 upstreamPaused = true
                 arm(exchange.idle)  // the client must read some of it within idle_timeout
@@ -271,7 +271,7 @@ extension ClientConnection: UpstreamDelegate {
     /// HTTP/1.0 client (which knows no 1xx, RFC 9110 §15.2), one with invalid framing or Connection fields, and
     /// those past ``maxInterimResponses`` (each is at most a response head's limit in the client's output).
     private func relayInterim(_ head: ResponseHead, _ exchange: Exchange, _ upstream: UpstreamConnection) {
-        guard head.status != 100, exchange.head.version == .http1_1, bev != nil else { return }
+        guard head.status != 100, exchange.head.version == .http1_1, isOpen else { return }
         guard exchange.interimResponses < Self.maxInterimResponses else {
             if exchange.interimResponses == Self.maxInterimResponses {
                 worker.events.log(

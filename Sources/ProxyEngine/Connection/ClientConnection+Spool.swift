@@ -40,10 +40,10 @@ extension ClientConnection {
     }
 
     /// Whether `count` body bytes have all arrived: in the input already, or (a plain client, whose first read of
-    /// a request takes at most ``SocketReader/probeBytes``) there together with what the socket holds unread.
+    /// a request takes at most ``PlainSocket/probeBytes``) there together with what the socket holds unread.
     private func hasArrived(_ count: Int) -> Bool {
         let buffered = EvBuffer.length(input)
-        return buffered >= count || buffered + (reader?.waitingBytes ?? 0) >= count
+        return buffered >= count || buffered + (plain?.waitingBytes ?? 0) >= count
     }
 
     /// False, with the request answered, once the spool failed (a temp file could not be created or written).

@@ -6,8 +6,9 @@ import Glibc
 
 /// One client connection: reads request heads, forwards bodies upstream, relays responses back.
 ///
-/// Owns itself while open (`passRetained` in init, released as the last statement of ``close()``); its
-/// bufferevent's callbacks reach it through the unretained context pointer. Lives on one loop thread.
+/// Owns itself while open (`passRetained` in init, released as the last statement of ``close()``); the callbacks
+/// of its socket (a ``PlainSocket``, or an OpenSSL bufferevent for TLS) reach it through an unretained reference.
+/// Lives on one loop thread.
 final class ClientConnection: LoopResource {
     enum Phase {
         /// Reading a request head.
@@ -29,7 +30,14 @@ final class ClientConnection: LoopResource {
     /// every request of the connection.
     private(set) lazy var forwarding = ForwardingIdentity(client: peer.host, tls: isTLS)
     let isTLS: Bool
+    /// A TLS connection's OpenSSL bufferevent (nil for a plain one, and until a TLS client's first byte).
     var bev: OpaquePointer?
+    /// A plain connection's socket, read and written by the engine itself.
+    var plain: PlainSocket?
+    /// The client's input and output buffers (the plain socket's, or the bufferevent's); nil until attached and
+    /// after close.
+    private(set) var input: OpaquePointer!
+    private(set) var output: OpaquePointer!
     private var selfRef: Unmanaged<ClientConnection>?
     var phase = Phase.head
     var heads: RequestHeadParser
@@ -60,16 +68,8 @@ final class ClientConnection: LoopResource {
     private var tlsFailed = false
     /// The client ended its side of the connection (EOF) while an answer was still due or being flushed.
     private var clientEnded = false
-    /// Large reads for plain sockets (nil for TLS, where the OpenSSL bufferevent reads).
-    var reader: SocketReader?
-    /// Plain sockets: writes the output straight to the socket once the current callbacks are done
-    /// (see ``flush()``); nil for TLS.
-    private var flushEvent: OpaquePointer?
-    /// The watch on the output buffer that schedules ``flushEvent``.
+    /// TLS: the watch on the bufferevent's output that has libevent write in the same loop turn.
     private var outputWatch: OpaquePointer?
-    private var flushScheduled = false
-    /// The bufferevent's write event is enabled: a direct write left bytes the socket would not take.
-    private var writeArmed = false
     /// Requests completed on this connection.
     var served = 0
     /// A request head arrived and its answer is not counted yet (see ClientConnection+Metrics).
@@ -102,15 +102,10 @@ final class ClientConnection: LoopResource {
             }
             event_add(waiting, nil)
             pendingTLS = (descriptor, tls, waiting)
-        } else {
-            let options = BufferEventOptions.standard
-            guard let bev = bufferevent_socket_new(base, descriptor, options) else {
-                Glibc.close(descriptor)
-                selfRef = nil
-                ref.release()
-                return nil
-            }
-            attach(bev, descriptor: descriptor, plain: true)
+        } else if !attachPlain(descriptor) {
+            selfRef = nil
+            ref.release()
+            return nil
         }
         timer = LazyTimer(base: base, context: ref.toOpaque()) { _, _, context in
             withExtendedLifetime(Unmanaged<ClientConnection>.fromOpaque(context!).takeUnretainedValue()) {
@@ -134,14 +129,14 @@ final class ClientConnection: LoopResource {
         }
         pendingTLS = nil
         event_free(waiting)
-        let options = BufferEventOptions.standard
-        if peeked == 1, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z"),
-            let bev = bufferevent_socket_new(worker.loop.base, descriptor, options)
-        {
+        if peeked == 1, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") {
             // A request line, not a TLS record (which starts with 0x16): a plain HTTP client on a TLS port gets a
             // clear 400, as nginx answers it, instead of a reset.
             tlsFailed = true
-            attach(bev, descriptor: descriptor, plain: true)
+            guard attachPlain(descriptor) else {
+                finishClose()
+                return
+            }
             answer(Problem(400, "plain_http_on_tls_port", detail: "this port speaks HTTPS"))
             return
         }
@@ -154,76 +149,74 @@ final class ClientConnection: LoopResource {
             return
         }
         guard let bev = bufferevent_openssl_socket_new(
-            worker.loop.base, descriptor, ssl, BUFFEREVENT_SSL_ACCEPTING, options)
+            worker.loop.base, descriptor, ssl, BUFFEREVENT_SSL_ACCEPTING, BufferEventOptions.standard)
         else {
             SSL_free(ssl)
             closeUnattached(descriptor)
             return
         }
         bufferevent_openssl_set_allow_dirty_shutdown(bev, 1)
-        attach(bev, descriptor: descriptor, plain: false)
+        attach(bev)
     }
 
-    /// Sets up the client's bufferevent: callbacks, watermarks, and the write and read paths.
-    private func attach(_ bev: OpaquePointer, descriptor: Int32, plain: Bool) {
+    /// Sets up a plain client's socket; false, with the socket closed, when libevent cannot allocate.
+    private func attachPlain(_ descriptor: Int32) -> Bool {
+        let buffers = settings.buffers
+        guard let socket = PlainSocket(
+            base: worker.loop.base, descriptor: descriptor, highWater: buffers.readHighWater,
+            maxIO: buffers.maxSingleIO, onEvent: { [unowned self] event in
+                // One strong reference for the whole callback, as the bufferevent callbacks hold theirs: a
+                // `readable()` that closes releases the connection's own, and a second read of the unowned
+                // reference after it would find the connection gone.
+                let connection = self
+                switch event {
+                case .readable:
+                    connection.readable()
+                    connection.plain?.refresh()
+                case .endOfInput:
+                    connection.event(Int16(BEV_EVENT_READING | BEV_EVENT_EOF))
+                case .failed(_, let writing):
+                    connection.event(Int16((writing ? BEV_EVENT_WRITING : BEV_EVENT_READING) | BEV_EVENT_ERROR))
+                case .drained:
+                    connection.drained()
+                }
+            })
+        else { return false }
+        plain = socket
+        input = socket.input
+        output = socket.output
+        socket.want(true)
+        return true
+    }
+
+    /// Sets up a TLS client's bufferevent: callbacks, watermarks, and the write path.
+    private func attach(_ bev: OpaquePointer) {
         self.bev = bev
-        let base = worker.loop.base
+        input = bufferevent_get_input(bev)
+        output = bufferevent_get_output(bev)
         let context = selfRef!.toOpaque()
         let buffers = settings.buffers
         bufferevent_setcb(bev, clientReadCB, clientWriteCB, clientEventCB, context)
         bufferevent_setwatermark(bev, ev(EV_READ), 0, buffers.readHighWater)
         _ = bufferevent_set_max_single_read(bev, buffers.maxSingleIO)
         _ = bufferevent_set_max_single_write(bev, buffers.maxSingleIO)
-        if plain {
-            // Reading is ours, in large reads (see SocketReader). So is the first write of an answer: an
-            // enabled write event costs two epoll_ctl calls and a wake-up per response, so it stays off while
-            // the socket takes everything, and the bufferevent writes only what a direct write left.
-            flushEvent = event_new(base, -1, 0, { _, _, context in
-                withExtendedLifetime(client(context)) { $0.flush() }
-            }, context)
-            outputWatch = evbuffer_add_cb(bufferevent_get_output(bev), clientOutputCB, context)
-            _ = bufferevent_disable(bev, ev(EV_WRITE))  // a new bufferevent starts with writing enabled
-            let reader = SocketReader(
-                base: base, descriptor: descriptor, input: bufferevent_get_input(bev),
-                highWater: buffers.readHighWater, maxRead: buffers.maxSingleIO
-            ) { [unowned self] eof, error in
-                // One strong reference for the whole callback, as the bufferevent callbacks hold theirs: a
-                // `readable()` that closes releases the connection's own, and a second read of the unowned
-                // reference after it would find the connection gone.
-                let connection = self
-                if eof {
-                    connection.event(Int16(BEV_EVENT_READING | BEV_EVENT_EOF))
-                } else if error != 0 {
-                    connection.event(Int16(BEV_EVENT_READING | BEV_EVENT_ERROR))
-                } else {
-                    connection.readable()
-                    connection.reader?.refresh()
-                }
-            }
-            reader.want(true)
-            self.reader = reader
-        } else {
-            // The OpenSSL bufferevent writes only once epoll reports the socket writable; have it write in
-            // the loop turn that queued the bytes instead (see UpstreamConnection.outputGrew()).
-            outputWatch = evbuffer_add_cb(bufferevent_get_output(bev), clientTLSOutputCB, context)
-            _ = bufferevent_enable(bev, ev(EV_READ | EV_WRITE))
-        }
+        // The OpenSSL bufferevent writes only once epoll reports the socket writable; have it write in the loop
+        // turn that queued the bytes instead (see UpstreamConnection.outputGrew()).
+        outputWatch = evbuffer_add_cb(output, clientTLSOutputCB, context)
+        _ = bufferevent_enable(bev, ev(EV_READ | EV_WRITE))
     }
 
-    var input: OpaquePointer { bufferevent_get_input(bev!) }
+    /// The connection has its socket and is not closed.
+    var isOpen: Bool { plain != nil || bev != nil }
 
     /// Starts or stops reading from the client (back-pressure).
     func setReading(_ on: Bool) {
-        guard let bev else { return }
-        if let reader {
-            reader.want(on)
-        } else if on {
-            _ = bufferevent_enable(bev, ev(EV_READ))
-        } else {
-            _ = bufferevent_disable(bev, ev(EV_READ))
+        if let plain {
+            plain.want(on)
+        } else if let bev {
+            _ = on ? bufferevent_enable(bev, ev(EV_READ)) : bufferevent_disable(bev, ev(EV_READ))
         }
     }
-    var output: OpaquePointer { bufferevent_get_output(bev!) }
 
     // MARK: Timers
 
@@ -321,52 +314,13 @@ final class ClientConnection: LoopResource {
         }
     }
 
-    /// Bytes were added to a plain socket's output: write them once the current callbacks are done.
-    fileprivate func outputGrew() {
-        guard !writeArmed, !flushScheduled, let flushEvent else { return }
-        flushScheduled = true
-        event_active(flushEvent, 0, 0)
-    }
-
     /// Bytes were added to a TLS client's empty output: libevent writes them in this loop turn.
     fileprivate func tlsOutputGrew() {
         guard let bev else { return }
         _ = cshim_bufferevent_write_now(bev)
     }
 
-    /// Writes a plain socket's output directly; what the socket does not take, the bufferevent writes when
-    /// the socket is writable (and calls ``writeDrained()`` once it is all out).
-    private func flush() {
-        flushScheduled = false
-        guard let bev, !writeArmed, let output = bufferevent_get_output(bev), EvBuffer.length(output) > 0 else {
-            return
-        }
-        // libevent freezes the start of a bufferevent's output except while the bufferevent itself writes.
-        _ = evbuffer_unfreeze(output, 1)
-        let written = evbuffer_write_atmost(output, bufferevent_getfd(bev), settings.buffers.maxSingleIO)
-        let code = written < 0 ? errno : 0  // before anything else can change errno
-        _ = evbuffer_freeze(output, 1)
-        if written < 0, code != EAGAIN, code != EINTR {
-            event(Int16(BEV_EVENT_WRITING | BEV_EVENT_ERROR))
-            return
-        }
-        if EvBuffer.length(output) > 0 {
-            writeArmed = true
-            _ = bufferevent_enable(bev, ev(EV_WRITE))
-        } else {
-            drained()
-        }
-    }
-
-    /// The bufferevent wrote the output out: back to direct writes (plain sockets), then ``drained()``.
-    fileprivate func writeDrained() {
-        if writeArmed, let bev, EvBuffer.length(output) == 0 {
-            writeArmed = false
-            _ = bufferevent_disable(bev, ev(EV_WRITE))
-        }
-        drained()
-    }
-
+    /// The output was written out whole.
     fileprivate func drained() {
         if upstreamPaused, let exchange, let upstream = exchange.upstream {
             arm(exchange.idle)  // the client read: its response moves again
@@ -374,16 +328,20 @@ final class ClientConnection: LoopResource {
             upstream.setReading(true)
             upstreamReadable(upstream)
         }
-        if phase == .closing, EvBuffer.length(output) == 0, !shutDown, let bev {
+        if phase == .closing, isOpen, EvBuffer.length(output) == 0, !shutDown {
             if clientEnded {
                 close()  // flushed, and both sides are done
                 return
             }
             shutDown = true
-            if isTLS, !tlsFailed, let ssl = bufferevent_openssl_get_ssl(bev) {
-                _ = SSL_shutdown(ssl)  // close_notify before the FIN: the answer is complete, not truncated
+            if let plain {
+                _ = shutdown(plain.descriptor, Int32(SHUT_WR))
+            } else if let bev {
+                if !tlsFailed, let ssl = bufferevent_openssl_get_ssl(bev) {
+                    _ = SSL_shutdown(ssl)  // close_notify before the FIN: the answer is complete, not truncated
+                }
+                _ = shutdown(bufferevent_getfd(bev), Int32(SHUT_WR))
             }
-            _ = shutdown(bufferevent_getfd(bev), Int32(SHUT_WR))
         }
     }
 
@@ -467,7 +425,7 @@ final class ClientConnection: LoopResource {
             closeUnattached(descriptor)
             return
         }
-        guard let bev else { return }
+        guard isOpen else { return }
         let midExchange = exchange != nil
         if let exchange { exchangeAbandoned(exchange) }
         if let upstream = exchange?.upstream {
@@ -475,19 +433,22 @@ final class ClientConnection: LoopResource {
         }
         exchange?.spool?.close()
         exchange = nil
-        reader?.close()
-        reader = nil
-        if let outputWatch {
-            _ = evbuffer_remove_cb_entry(bufferevent_get_output(bev), outputWatch)
-            self.outputWatch = nil
+        if let plain {
+            plain.close()
+            self.plain = nil
+            input = nil
+            output = nil
+            finishClose()
+            return
         }
-        if let flushEvent {
-            event_free(flushEvent)
-            self.flushEvent = nil
+        guard let bev else { return }
+        if let outputWatch {
+            _ = evbuffer_remove_cb_entry(output, outputWatch)
+            self.outputWatch = nil
         }
         // As for upstream connections: OpenSSL only keeps a session resumable (TLS 1.2 session ids) when the
         // SSL object was shut down; libevent frees it without, so record the shutdown unless TLS failed.
-        if isTLS, !tlsFailed, let ssl = bufferevent_openssl_get_ssl(bev) {
+        if !tlsFailed, let ssl = bufferevent_openssl_get_ssl(bev) {
             // Between requests (keep-alive timeout, or the client's own close_notify) the end is orderly:
             // close_notify first (RFC 8446 §6.1). Never mid-exchange: it would make a cut answer look complete.
             if !shutDown, !midExchange, phase == .head, SSL_is_init_finished(ssl) == 1,
@@ -499,6 +460,8 @@ final class ClientConnection: LoopResource {
         }
         bufferevent_free(bev)
         self.bev = nil
+        input = nil
+        output = nil
         finishClose()
     }
 
@@ -517,7 +480,7 @@ final class ClientConnection: LoopResource {
 }
 
 extension ClientConnection {
-    /// Closes a connection that has no bufferevent (a TLS one before or at its first byte).
+    /// Closes a connection that has no socket object (a TLS one before or at its first byte).
     func closeUnattached(_ descriptor: Int32) {
         Glibc.close(descriptor)
         finishClose()
@@ -533,11 +496,7 @@ private let clientReadCB: bufferevent_data_cb = { _, context in
     withExtendedLifetime(client(context)) { $0.readable() }
 }
 private let clientWriteCB: bufferevent_data_cb = { _, context in
-    withExtendedLifetime(client(context)) { $0.writeDrained() }
-}
-private let clientOutputCB: evbuffer_cb_func = { _, info, context in
-    guard let info, info.pointee.n_added > 0 else { return }
-    client(context).outputGrew()
+    withExtendedLifetime(client(context)) { $0.drained() }
 }
 private let clientTLSOutputCB: evbuffer_cb_func = { _, info, context in
     guard let info, info.pointee.n_added > 0, info.pointee.orig_size == 0 else { return }

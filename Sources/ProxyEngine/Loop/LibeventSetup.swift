@@ -12,7 +12,7 @@ enum LibeventSetup {
         _ = evthread_use_pthreads()
         _ = OPENSSL_init_ssl(0, nil)
         signal(SIGPIPE, SIG_IGN)
-        // Input chains are up to 256 KiB (SocketReader) and are freed once consumed. Above glibc's default
+        // Input chains are up to 256 KiB (PlainSocket) and are freed once consumed. Above glibc's default
         // mmap threshold (128 KiB) each one would be mmapped and unmapped, and every read would fault in
         // fresh pages (seen as one madvise per 512 KiB in strace and ~40% more CPU per GiB). Keep such
         // buffers in the heap for reuse; memory stays bounded by the watermarks.
