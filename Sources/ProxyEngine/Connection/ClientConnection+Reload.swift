@@ -7,11 +7,11 @@ extension ClientConnection {
     /// completes (before it is routed) and when an exchange ends (before the next head is read, so that its
     /// head limits are the current ones too).
     func adoptCurrentSettings() {
-        let current = worker.settings
-        guard current.generation != settings.generation else { return }
-        settings = current
-        if heads.isIdle, heads.limits != current.headLimits {
-            heads = RequestHeadParser(limits: current.headLimits)
+        let current = worker.snapshot
+        guard current.settings.generation != settings.generation else { return }
+        snapshot = current
+        if heads.isIdle, heads.limits != settings.headLimits {
+            heads = RequestHeadParser(limits: settings.headLimits)
         }
     }
 }

@@ -24,7 +24,8 @@ final class ClientConnection: LoopResource {
     let worker: Worker
     /// The configuration this connection serves under: the worker's at accept, replaced by the current one
     /// when a new request head completes (``adoptCurrentSettings()``), never during an exchange.
-    var settings: EngineSettings
+    var snapshot: SettingsSnapshot
+    var settings: EngineSettings { snapshot.settings }
     let peer: SocketAddress
     /// The peer's address as `X-Forwarded-For` names it, and the forwarding lines it makes, formatted once for
     /// every request of the connection.
@@ -81,10 +82,10 @@ final class ClientConnection: LoopResource {
 
     init?(worker: Worker, descriptor: Int32, peer: SocketAddress, tls: (any ServerTLSProvider)?) {
         self.worker = worker
-        self.settings = worker.settings
+        self.snapshot = worker.snapshot
         self.peer = peer
         self.isTLS = tls != nil
-        self.heads = RequestHeadParser(limits: settings.headLimits)
+        self.heads = RequestHeadParser(limits: worker.settings.headLimits)
         let base = worker.loop.base
         setNoDelay(descriptor)
         let ref = Unmanaged.passRetained(self)

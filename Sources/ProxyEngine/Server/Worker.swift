@@ -10,8 +10,13 @@ final class Worker: @unchecked Sendable {
     let loop = EventLoop()
     /// The current configuration snapshot; a reload replaces it on the loop thread (``adopt(_:)``).
     var settings: EngineSettings {
-        didSet { routeUpstreams = Self.upstreams(ofRoutesIn: settings) }
+        didSet {
+            routeUpstreams = Self.upstreams(ofRoutesIn: settings)
+            snapshot = SettingsSnapshot(settings)
+        }
     }
+    /// `settings` behind one reference, shared by the worker's client connections.
+    private(set) var snapshot: SettingsSnapshot
     /// The upstream of each route of `settings`, by route index (nil: the route names none): one array read and
     /// one reference count per request, instead of hashing the upstream's name and copying its settings.
     private(set) var routeUpstreams: [RouteUpstream?]
@@ -87,6 +92,7 @@ final class Worker: @unchecked Sendable {
 
     init(settings: EngineSettings, events: EngineEvents) {
         self.settings = settings
+        self.snapshot = SettingsSnapshot(settings)
         self.routeUpstreams = Self.upstreams(ofRoutesIn: settings)
         self.events = events
         self.metrics = EngineMetrics(settings: settings)
