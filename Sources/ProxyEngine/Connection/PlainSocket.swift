@@ -20,9 +20,9 @@ import Glibc
 /// (the write event is made active, not added: an enabled write event costs two `epoll_ctl` calls and a wake-up
 /// per response). Only what the socket did not take waits for `EPOLLOUT`.
 ///
-/// A bufferevent did the writing before (stop 48): it and its two internal events held ~630 B per idle
-/// connection that this does without, and its deferred output callbacks cost a second pass through the loop per
-/// response.
+/// A bufferevent did the writing until stop 48: it and its two internal events held ~0.7 KiB per idle
+/// connection that this does without (bench/README.md), and its deferred output callbacks cost a second pass
+/// through the loop per response.
 final class PlainSocket {
     enum Event {
         /// New bytes are in the input.
