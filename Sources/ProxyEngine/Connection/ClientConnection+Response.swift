@@ -92,7 +92,7 @@ extension ClientConnection: UpstreamDelegate {
 
     /// Parses the response head, then moves the response body to the client.
     private func relayResponse(_ exchange: Exchange, _ upstream: UpstreamConnection) {
-        guard upstream.bev != nil else { return }
+        guard upstream.isOpen else { return }
         while self.exchange === exchange, !exchange.responseDone {
             if exchange.responseStatus == nil {
                 guard let chain = EvBuffer.firstChain(upstream.input) else { return }

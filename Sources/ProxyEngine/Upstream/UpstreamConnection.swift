@@ -12,9 +12,9 @@ protocol UpstreamDelegate: AnyObject {
     func upstreamClosed(_ upstream: UpstreamConnection, reason: String?, timedOut: Bool)
 }
 
-/// One connection to an upstream: a plain or OpenSSL bufferevent created with `fd = -1` so libevent makes
-/// the socket on connect. It owns itself while open (released in ``close()``); the client using it is its
-/// delegate, and an idle pooled connection has none.
+/// One connection to an upstream: an input and an output evbuffer, and the ``UpstreamSocket`` (plain or TLS) of the
+/// current attempt, which moves bytes between them and the network. It owns itself while open (released in
+/// ``close()``); the client using it is its delegate, and an idle pooled connection has none.
 final class UpstreamConnection: LoopResource {
     let settings: UpstreamSettings
     /// The ``EngineSettings/generation`` `settings` came from (0: unknown): while the worker still serves that
@@ -23,8 +23,15 @@ final class UpstreamConnection: LoopResource {
     /// Failure counters, latency and pool gauge of this upstream (nil: not measured).
     let metrics: UpstreamMetrics?
     private let loop: EventLoop
-    private(set) var bev: OpaquePointer?
-    private var ssl: OpaquePointer?
+    /// The current attempt's socket; nil once closed.
+    private(set) var socket: UpstreamSocket?
+    /// The output buffer (request bytes go here, also before the connection is up); nil once closed.
+    private(set) var output: OpaquePointer!
+    /// The input buffer (response bytes); nil once closed.
+    private(set) var input: OpaquePointer!
+    /// Whether the connection is open (not closed yet).
+    var isOpen: Bool { socket != nil }
+    private var ssl: OpaquePointer? { socket?.ssl }
     private var selfRef: Unmanaged<UpstreamConnection>?
     /// The client using the connection. A strong reference, cleared when the connection closes (``close()``) or
     /// goes back to its pool (``UpstreamPool/put(_:)``): the client holds the connection while it uses it, and
@@ -41,8 +48,6 @@ final class UpstreamConnection: LoopResource {
     var requests = 0
     /// A TLS error ended the connection: its session must not be resumed (RFC 5246 §7.2.2).
     private var tlsFailed = false
-    /// The write rate limit of the exchange using the connection (a route's `max_upstream_rate`), if any.
-    private var rateLimit: UpstreamRateLimit?
     /// Large-chain writer for TLS upstreams (see ``CoalescingOutput``).
     var coalescing = CoalescingOutput()
     /// Whether request bytes are copied into large chains (TLS) rather than moved chain by chain (plain).
@@ -85,10 +90,8 @@ final class UpstreamConnection: LoopResource {
     private var failedAttempts: [String] = []
     /// Where the address a connection reached is remembered (per worker), when the upstream has several.
     private let addressMemory: UpstreamPool?
-    /// The largest single read or write (``BufferSettings/maxSingleIO``), set on each bufferevent.
+    /// The largest single read or write (``BufferSettings/maxSingleIO``).
     private let maxSingleIO: Int
-    /// The output's low watermark (``setWriteWatermark(low:)``), set again on a bufferevent made for the next address.
-    private var writeLowWater = 0
 
     init?(
         loop: EventLoop, settings: UpstreamSettings, generation: Int = 0, buffers: BufferSettings,
@@ -108,72 +111,55 @@ final class UpstreamConnection: LoopResource {
             address = order[0]
             untried = order.dropFirst()
         }
-        guard let (bev, ssl) = Self.makeBufferevent(loop.base, settings) else { return nil }
-        self.bev = bev
-        self.ssl = ssl
+        guard let input = evbuffer_new() else { return nil }
+        guard let output = evbuffer_new() else {
+            evbuffer_free(input)
+            return nil
+        }
+        self.input = input
+        self.output = output
+        // A plain socket takes a spool file's segments by `sendfile`; without the flag, libevent maps them into
+        // memory. (A TLS socket must see the bytes.)
+        if settings.tls == nil { _ = evbuffer_set_flags(output, UInt64(EVBUFFER_FLAG_DRAINS_TO_FD)) }
         let ref = Unmanaged.passRetained(self)
         selfRef = ref
+        guard let socket = makeSocket() else {
+            selfRef = nil
+            ref.release()
+            return nil  // deinit frees the buffers
+        }
+        self.socket = socket
+        _ = evbuffer_add_cb(output, upstreamOutputCB, ref.toOpaque())
         timer = LazyTimer(base: loop.base, context: ref.toOpaque()) { _, _, context in
             withExtendedLifetime(upstream(context)) { $0.timerExpired() }
         }
-        configure(bev)
         loop.register(self)
-        connect()
-    }
-
-    /// A bufferevent (and for TLS its `SSL`) with no socket yet: libevent makes it on connect.
-    private static func makeBufferevent(
-        _ base: OpaquePointer, _ settings: UpstreamSettings
-    ) -> (OpaquePointer, OpaquePointer?)? {
-        let options = BufferEventOptions.standard
-        guard let tls = settings.tls else {
-            return bufferevent_socket_new(base, -1, options).map { ($0, nil) }
-        }
-        guard let ssl = tls.makeClientSSL(serverName: settings.serverName) else { return nil }
-        guard let bev = bufferevent_openssl_socket_new(base, -1, ssl, BUFFEREVENT_SSL_CONNECTING, options) else {
-            SSL_free(ssl)  // P14: freed only if libevent did not take it
-            return nil
-        }
-        bufferevent_openssl_set_allow_dirty_shutdown(bev, 1)
-        return (bev, ssl)
-    }
-
-    /// Sets the callbacks and I/O sizes of a new bufferevent.
-    private func configure(_ bev: OpaquePointer) {
-        let context = selfRef!.toOpaque()
-        bufferevent_setcb(bev, upstreamReadCB, upstreamWriteCB, upstreamEventCB, context)
-        _ = evbuffer_add_cb(bufferevent_get_output(bev), upstreamOutputCB, context)
-        _ = bufferevent_set_max_single_read(bev, maxSingleIO)
-        _ = bufferevent_set_max_single_write(bev, maxSingleIO)
-    }
-
-    /// Starts connecting to ``address``, within the connect timeout.
-    private func connect() {
-        guard let bev else { return }
         setTimeouts(settings.connectTimeout)
-        let started = address.withSockaddr { address, length in
-            bufferevent_socket_connect(bev, UnsafeMutablePointer(mutating: address), length)
+    }
+
+    deinit {
+        // Only an init that failed leaves buffers here: ``close()`` frees them.
+        if let input { evbuffer_free(input) }
+        if let output { evbuffer_free(output) }
+    }
+
+    /// A socket (and for TLS its `SSL`) connecting to ``address``; the connect and TLS handshake must finish
+    /// within the connect timeout. Nil if it could not be made.
+    private func makeSocket() -> UpstreamSocket? {
+        var ssl: OpaquePointer?
+        if let tls = settings.tls {
+            guard let made = tls.makeClientSSL(serverName: settings.serverName) else { return nil }
+            ssl = made
         }
-        setNoDelay(bufferevent_getfd(bev))
-        _ = bufferevent_enable(bev, ev(EV_READ | EV_WRITE))
-        if started != 0 {
-            // The failure is reported through the event callback when libevent could start the attempt;
-            // when it could not, report it on the next loop turn so the caller sees a uniform path.
-            let message = "connect to \(address) failed"
-            metrics?.connectFailures.increment()
-            let attempt = bev
-            loop.soon { [weak self] in
-                guard let self, self.bev == attempt else { return }
-                self.connectFailed(reason: message, timedOut: false)
-            }
-        }
+        return UpstreamSocket(
+            owner: self, base: loop.base, address: address, ssl: ssl, input: input, output: output, maxIO: maxSingleIO)
     }
 
     /// A connect or TLS handshake failed (refused, unreachable, timed out, closed, not verified) before any request
     /// byte went out: the next address, if one is left (as nginx's `proxy_next_upstream error timeout`), else the
     /// failure.
     private func connectFailed(reason: String, timedOut: Bool) {
-        guard bev != nil, !connected else { return }
+        guard socket != nil, !connected else { return }
         if let next = untried.popFirst() {
             failedAttempts.append("\(address): \(reason)")
             if reconnect(to: next) { return }
@@ -182,45 +168,36 @@ final class UpstreamConnection: LoopResource {
         fail(reason: reason + earlier, timedOut: timedOut)
     }
 
-    /// Replaces the bufferevent of a failed connect with one to `next`; the request bytes queued so far move to it
-    /// (none was sent: the connection never came up). False if no bufferevent could be made.
+    /// Replaces the socket of a failed connect with one to `next`; the request bytes queued so far stay in the
+    /// output for it (none was sent: the connection never came up). False if no socket could be made.
     private func reconnect(to next: SocketAddress) -> Bool {
-        guard let old = bev, let (fresh, freshSSL) = Self.makeBufferevent(loop.base, settings) else { return false }
-        let oldOutput = bufferevent_get_output(old)!
-        // Moving the bytes out must not read as written.
-        _ = evbuffer_remove_cb(oldOutput, upstreamOutputCB, selfRef!.toOpaque())
-        _ = evbuffer_add_buffer(bufferevent_get_output(fresh), oldOutput)
-        if rateLimit != nil { _ = bufferevent_set_rate_limit(old, nil) }
-        bufferevent_free(old)  // closes the failed socket and frees its SSL
-        tlsFailed = false
-        bev = fresh
-        ssl = freshSSL
+        guard let old = socket else { return false }
+        let previous = address
         address = next
-        coalescing.forget()
-        configure(fresh)
-        if let rateLimit { _ = bufferevent_set_rate_limit(fresh, rateLimit.configuration) }
-        if writeLowWater > 0 { bufferevent_setwatermark(fresh, ev(EV_WRITE), writeLowWater, 0) }
-        connect()
+        guard let fresh = makeSocket() else {
+            address = previous
+            return false
+        }
+        old.close()  // closes the failed socket and frees its SSL
+        tlsFailed = false
+        fresh.rateLimit = old.rateLimit
+        fresh.lowWater = old.lowWater
+        socket = fresh
+        setTimeouts(settings.connectTimeout)
         return true
     }
 
-    /// The output buffer (request bytes go here, also before the connection is up).
-    var output: OpaquePointer { bufferevent_get_output(bev!) }
     /// Caps the write rate for the exchange now using the connection, or lifts the cap (nil). A pooled
     /// connection serves routes with different rates, so each exchange sets its own.
     /// - Parameter bytesPerSecond: the route's `max_upstream_rate`, nil for none.
     func limitWriteRate(_ bytesPerSecond: Int64?) {
-        guard let bev, rateLimit?.bytesPerSecond != bytesPerSecond else { return }
-        let previous = rateLimit  // released only after libevent stopped using it
-        rateLimit = bytesPerSecond.flatMap(UpstreamRateLimit.init(bytesPerSecond:))
-        _ = bufferevent_set_rate_limit(bev, rateLimit?.configuration)
-        withExtendedLifetime(previous) {}
+        guard let socket, socket.rateLimit?.bytesPerSecond != bytesPerSecond else { return }
+        socket.rateLimit = bytesPerSecond.flatMap { UpstreamRateLimit(bytesPerSecond: $0, now: CoarseClock.now()) }
     }
 
     /// The largest piece a write should be handed as one chain: a tick's worth under a rate limit, else no limit.
-    /// libevent writes some chains whole, whatever the bucket holds: all of them in its OpenSSL bufferevent, and
-    /// `sendfile` chains (a spool's file) in a plain one. Plain writes of memory chains take the bucket's word.
-    var writeSlice: Int { rateLimit?.bytesPerTick ?? .max }
+    /// A `sendfile` chain (a spool's file, plain upstreams) goes whole, whatever the bucket holds.
+    var writeSlice: Int { socket?.rateLimit?.bytesPerTick ?? .max }
 
     /// Appends request bytes (copied; coalesced into large chains for TLS).
     func write(_ bytes: UnsafeRawBufferPointer) {
@@ -236,9 +213,6 @@ final class UpstreamConnection: LoopResource {
         bytes.withUnsafeBytes { write($0) }
     }
 
-    /// The input buffer (response bytes).
-    var input: OpaquePointer { bufferevent_get_input(bev!) }
-
     /// Sets read and write timeouts (connect, handshake, response, idle).
     func setTimeouts(_ duration: Duration?) {
         let timeout = duration.map(LoopTimeout.init)
@@ -249,7 +223,7 @@ final class UpstreamConnection: LoopResource {
     /// `bufferevent_set_timeouts` does. Before the connection is up both run without pause: connect and TLS
     /// handshake together must finish within the connect timeout.
     func setTimeouts(read: LoopTimeout?, write: LoopTimeout?) {
-        guard bev != nil, timer != nil else { return }
+        guard socket != nil, timer != nil else { return }
         let now = CoarseClock.now()
         readLimit = read?.milliseconds ?? 0
         writeLimit = write?.milliseconds ?? 0
@@ -262,7 +236,7 @@ final class UpstreamConnection: LoopResource {
     /// The response head must be complete within `timeout` from now; bytes arriving do not extend it, unlike
     /// the read limit. Ends with ``responseHeadArrived()``.
     func limitResponseHead(_ timeout: LoopTimeout) {
-        guard bev != nil, timer != nil else { return }
+        guard socket != nil, timer != nil else { return }
         let now = CoarseClock.now()
         headDeadline = now &+ timeout.milliseconds
         timer!.fire(by: headDeadline, now: now)
@@ -277,7 +251,7 @@ final class UpstreamConnection: LoopResource {
     /// limit is set the timer stays armed (a paused direction is looked at again one limit later), so stamps
     /// never need to arm it.
     private func timerExpired() {
-        guard bev != nil, timer != nil else { return }
+        guard socket != nil, timer != nil else { return }
         timer!.fired()
         let now = CoarseClock.now()
         var next = Int64.max
@@ -316,66 +290,105 @@ final class UpstreamConnection: LoopResource {
 
     /// Stops or resumes reading responses (back-pressure). Never while connecting (P7).
     func setReading(_ on: Bool) {
-        guard let bev, connected else { return }
+        guard let socket, connected else { return }
         if on, !readingOn { lastRead = CoarseClock.now() }
         readingOn = on
-        if on {
-            _ = bufferevent_enable(bev, ev(EV_READ))
-            readBuffered()
-        } else {
-            _ = bufferevent_disable(bev, ev(EV_READ))
-        }
+        socket.setReading(on)
     }
 
     /// Asks for a write callback once the output drained to `low` bytes (0: no callback before empty).
     func setWriteWatermark(low: Int) {
-        guard let bev else { return }
-        writeLowWater = low
-        bufferevent_setwatermark(bev, ev(EV_WRITE), low, 0)
+        socket?.lowWater = low
     }
 
     /// Bytes came back that no response consumed: decrypted or not, in the input or still in the SSL's read-ahead
     /// buffer. A connection holding any is not reused; they would be read as the next request's response.
     var holdsUnreadBytes: Bool {
-        guard bev != nil else { return false }
+        guard socket != nil else { return false }
         if evbuffer_get_length(input) > 0 { return true }
         if let ssl { return SSL_has_pending(ssl) != 0 }
         return false
     }
 
-    fileprivate func readable() {
+    // MARK: Reports of the socket
+
+    /// Response bytes are in the input.
+    func socketReadable() {
         lastRead = CoarseClock.now()
         if let delegate {
             delegate.upstreamReadable(self)
-            // If the exchange ended and a pipelined request took this connection again in that call, the SSL held
-            // nothing read ahead (``holdsUnreadBytes``), so this decrypts nothing for the new exchange.
-            readBuffered()
         } else {
             // An idle pooled connection must not receive anything.
             fail(reason: "unexpected data on an idle connection", timedOut: false)
         }
     }
 
-    /// A TLS upstream reads ahead (one `read` takes every record the socket holds, not a 5-byte record header
-    /// and then its body): records it read but libevent did not decrypt yet are read in this loop turn.
-    /// Called after each read callback and when reading resumes; a connection whose reading is off reads
-    /// nothing until it resumes. This relies on reading being turned on only through ``setReading(_:)``: an
-    /// upstream bufferevent has no read watermark, whose suspend and resume happen inside libevent. (Client TLS
-    /// connections have one, and so do not read ahead.)
-    private func readBuffered() {
-        guard let bev, let ssl, connected else { return }
-        _ = cshim_bufferevent_read_buffered(bev, ssl)
+    /// A write left no more than the low watermark in the output.
+    func socketDrained() {
+        delegate?.upstreamDrained(self)
     }
 
-    /// Bytes were added to a TLS upstream's empty output: have libevent write them in this loop turn rather than
-    /// after the next `epoll_wait` (see `cshim_bufferevent_write_now`). Before the handshake completed the
-    /// bufferevent writes on its own schedule.
+    /// The connect (and TLS handshake) succeeded.
+    func socketConnected() {
+        connected = true
+        if let tls = settings.tls, let ssl { tls.handshakeCompleted(ssl, serverName: settings.serverName) }
+        if !settings.alternateAddresses.isEmpty { addressMemory?.reached(address, settings.name) }
+        setTimeouts(nil)
+        delegate?.upstreamConnected(self)
+    }
+
+    /// The upstream ended its side (or, for TLS, closed without a close_notify: a dirty shutdown is allowed, as
+    /// responses delimited by the close do not all end with one); `writing` if a write met it.
+    func socketEnded(writing: Bool) {
+        if connected, writing { readAfterWriteFailure() }
+        if connected {
+            fail(reason: nil, timedOut: false)
+        } else {
+            // Before the connection is up only a TLS connection can end this way (closed mid-handshake).
+            metrics?.connectFailures.increment()
+            connectFailed(reason: "connect failed: closed before the TLS handshake completed", timedOut: false)
+        }
+    }
+
+    /// A connect, read or write failed with `errno` `code` and, for TLS, the OpenSSL error codes queued for it.
+    func socketFailed(code: Int32, tlsCodes codes: [UInt], writing: Bool) {
+        if connected, writing { readAfterWriteFailure() }
+        var reason = connected ? "connection error" : "connect failed"
+        if let tls = settings.tls {
+            tlsFailed = !codes.isEmpty
+            if codes.isEmpty, code != 0, !connected {
+                reason += ": " + String(cString: strerror(code))
+            } else {
+                let failure = tls.failureReason(ssl, errorCodes: codes)
+                // After the handshake a TLS error is one of the connection, not of a handshake.
+                reason += ": " + (connected ? failure.replacingOccurrences(of: "TLS handshake failed: ", with: "TLS: ")
+                    : failure)
+            }
+        } else if code != 0 {
+            reason += ": " + String(cString: strerror(code))
+        }
+        if tlsFailed {
+            metrics?.tlsFailures.increment()
+        } else if !connected {
+            metrics?.connectFailures.increment()
+        }
+        if connected {
+            fail(reason: reason, timedOut: false)
+        } else {
+            connectFailed(reason: reason, timedOut: false)
+        }
+    }
+
+    // MARK: Write batches
+
+    /// Bytes left the output (`drained` of them), or were added to an empty one: the write timeout counts from
+    /// here. A large drain of a TLS upstream starts batching its records (``TLSWriteBatch``).
     fileprivate func wrote(drained: Int) {
         lastWrite = CoarseClock.now()
         guard drained > 0, let ssl else { return }
         if !batch.isOn {
-            guard drained >= TLSWriteBatch.threshold, rateLimit == nil, let bev,
-                batch.start(ssl, mss: maximumSegment(bufferevent_getfd(bev)))
+            guard drained >= TLSWriteBatch.threshold, socket?.rateLimit == nil, let socket,
+                batch.start(ssl, mss: maximumSegment(socket.descriptor))
             else { return }
             holdTail = true
             return  // the drained bytes were written already; the next records collect in the buffer
@@ -407,7 +420,7 @@ final class UpstreamConnection: LoopResource {
 
     /// No drain came for ``TLSWriteBatch/tailDelay``: write the batch's tail.
     private func tailDue() {
-        guard bev != nil, batch.pending > 0 else { return }
+        guard socket != nil, batch.pending > 0 else { return }
         socketWritable()
     }
 
@@ -417,19 +430,19 @@ final class UpstreamConnection: LoopResource {
         guard holdTail else { return }
         holdTail = false
         if let tailEvent { _ = event_del(tailEvent) }
-        guard bev != nil, batch.pending > 0, evbuffer_get_length(output) == 0 else { return }
+        guard socket != nil, batch.pending > 0, evbuffer_get_length(output) == 0 else { return }
         flushBatch()  // a failure is reported from the connection's own callback, not into the caller
     }
 
     /// Writes the batched records; unless all went, waits for the socket: to write the rest once it is writable,
     /// or to report a failure from a callback of the connection's own (this runs in the output buffer's callback,
-    /// inside libevent's write, where the bufferevent must not be freed).
+    /// inside the socket's write, where the socket must not be closed).
     @discardableResult
     private func flushBatch() -> TLSWriteBatch.Flush {
         let result = batch.flush()
-        guard result != .done, let bev else { return result }
+        guard result != .done, let socket else { return result }
         if flushEvent == nil {
-            flushEvent = event_new(loop.base, bufferevent_getfd(bev), Int16(EV_WRITE), { _, _, context in
+            flushEvent = event_new(loop.base, socket.descriptor, Int16(EV_WRITE), { _, _, context in
                 withExtendedLifetime(upstream(context)) { $0.socketWritable() }
             }, selfRef?.toOpaque())
         }
@@ -438,12 +451,12 @@ final class UpstreamConnection: LoopResource {
     }
 
     private func socketWritable() {
-        guard bev != nil else { return }
+        guard socket != nil else { return }
         let before = batch.pending
         if case .failed(let code) = flushBatch() {
             if let flushEvent { _ = event_del(flushEvent) }
             // The batch's own write met the reset that follows an early answer: read the answer first, as after
-            // a failed libevent write.
+            // a failed write of the socket's.
             readAfterWriteFailure()
             return fail(reason: "connection error: " + String(cString: strerror(code)), timedOut: false)
         }
@@ -460,75 +473,13 @@ final class UpstreamConnection: LoopResource {
         return true
     }
 
-    fileprivate func outputGrew() {
-        guard isTLS, connected, let bev else { return }
-        _ = cshim_bufferevent_write_now(bev)
-    }
-
-    fileprivate func drained() {
-        delegate?.upstreamDrained(self)
-    }
-
-    fileprivate func event(_ what: Int16) {
-        let flags = Int32(what)
-        if flags & Int32(BEV_EVENT_CONNECTED) != 0 {
-            connected = true
-            if let tls = settings.tls, let ssl { tls.handshakeCompleted(ssl, serverName: settings.serverName) }
-            if !settings.alternateAddresses.isEmpty { addressMemory?.reached(address, settings.name) }
-            setTimeouts(nil)
-            delegate?.upstreamConnected(self)
-            return
-        }
-        if connected, flags & Int32(BEV_EVENT_WRITING) != 0 { readAfterWriteFailure() }
-        if flags & Int32(BEV_EVENT_TIMEOUT) != 0 {
-            timedOut()  // not set on upstream bufferevents (``timerExpired()``), kept for completeness
-        } else if flags & Int32(BEV_EVENT_EOF) != 0 {
-            if !connected { metrics?.connectFailures.increment() }
-            // Before BEV_EVENT_CONNECTED only a TLS connection can end this way (refused, or closed mid-handshake).
-            if connected {
-                fail(reason: nil, timedOut: false)
-            } else {
-                connectFailed(reason: "connect failed: closed before the TLS handshake completed", timedOut: false)
-            }
-        } else {
-            var reason = connected ? "connection error" : "connect failed"
-            if let tls = settings.tls, let bev {
-                var codes: [UInt] = []
-                while case let code = bufferevent_get_openssl_error(bev), code != 0 { codes.append(code) }
-                tlsFailed = !codes.isEmpty
-                if codes.isEmpty, EVUTIL_SOCKET_ERROR_errno() != 0, !connected {
-                    reason += ": " + String(cString: strerror(EVUTIL_SOCKET_ERROR_errno()))
-                } else {
-                    let failure = tls.failureReason(ssl, errorCodes: codes)
-                    // After the handshake a TLS error is one of the connection, not of a handshake.
-                    reason += ": " + (connected ? failure.replacingOccurrences(of: "TLS handshake failed: ", with: "TLS: ")
-                        : failure)
-                }
-            } else {
-                let code = EVUTIL_SOCKET_ERROR_errno()
-                if code != 0 { reason += ": " + String(cString: strerror(code)) }
-            }
-            if tlsFailed {
-                metrics?.tlsFailures.increment()
-            } else if !connected {
-                metrics?.connectFailures.increment()
-            }
-            if connected {
-                fail(reason: reason, timedOut: false)
-            } else {
-                connectFailed(reason: reason, timedOut: false)
-            }
-        }
-    }
-
     /// A write failed: the upstream closed or reset while the request was still going out, as a backend does
     /// after an early answer (401, 413) to a body it will not read. That answer may still wait in the socket,
-    /// unread because libevent stops at the write error (a TLS bufferevent reports it without reading). Reads
+    /// unread because the socket stops at the write error (a TLS one reports it without reading). Reads
     /// what is there, up to ``lateReadLimit`` bytes, into the input, where the exchange relays it instead of
     /// answering 502. Nonblocking: it stops at the first read that would block, fails or ends.
     private func readAfterWriteFailure() {
-        guard let bev else { return }
-        let input = bufferevent_get_input(bev)
+        guard let socket else { return }
         var budget = lateReadLimit - evbuffer_get_length(input)
         if let ssl {
             var chunk = [UInt8](repeating: 0, count: 16 * 1024)
@@ -541,9 +492,8 @@ final class UpstreamConnection: LoopResource {
             }
             ERR_clear_error()
         } else {
-            let descriptor = bufferevent_getfd(bev)
             while budget > 0 {
-                let count = evbuffer_read(input, descriptor, Int32(min(budget, 64 * 1024)))
+                let count = evbuffer_read(input, socket.descriptor, Int32(min(budget, 64 * 1024)))
                 guard count > 0 else { break }
                 budget -= Int(count)
             }
@@ -551,7 +501,7 @@ final class UpstreamConnection: LoopResource {
     }
 
     private func fail(reason: String?, timedOut: Bool) {
-        guard bev != nil else { return }
+        guard socket != nil else { return }
         // The delegate hears first, while unread response bytes are still in the input buffer.
         if let delegate {
             delegate.upstreamClosed(self, reason: reason, timedOut: timedOut)
@@ -561,17 +511,13 @@ final class UpstreamConnection: LoopResource {
         close()
     }
 
-    /// Frees the bufferevent (and with it the socket and SSL object) and drops the self-reference.
+    /// Closes the socket (and frees its SSL object), frees the buffers and drops the self-reference.
     func close() {
-        guard let bev else { return }
-        // OpenSSL marks the session of an `SSL` freed without a shutdown as not resumable, and libevent frees it
-        // without one: every cached session died with its first connection. Unless a TLS error ended it, the
-        // connection is over by our choice or the peer's EOF, so record the shutdown as done.
-        if let ssl, !tlsFailed { SSL_set_shutdown(ssl, SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN) }
-        if rateLimit != nil {
-            _ = bufferevent_set_rate_limit(bev, nil)  // libevent must not keep a pointer to the freed bucket
-            rateLimit = nil
-        }
+        guard let socket else { return }
+        // OpenSSL marks the session of an `SSL` freed without a shutdown as not resumable, and the socket frees it
+        // without one (as libevent did: every cached session died with its first connection). Unless a TLS error
+        // ended it, the connection is over by our choice or the peer's EOF, so record the shutdown as done.
+        if let ssl = socket.ssl, !tlsFailed { SSL_set_shutdown(ssl, SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN) }
         timer?.free()
         timer = nil
         if let flushEvent {
@@ -582,9 +528,12 @@ final class UpstreamConnection: LoopResource {
             event_free(tailEvent)
             self.tailEvent = nil
         }
-        bufferevent_free(bev)
-        self.bev = nil
-        ssl = nil
+        socket.close()
+        self.socket = nil
+        evbuffer_free(input)
+        evbuffer_free(output)
+        input = nil
+        output = nil
         delegate = nil
         idlePool = nil
         loop.unregister(self)
@@ -599,25 +548,16 @@ private func upstream(_ context: UnsafeMutableRawPointer?) -> UpstreamConnection
     Unmanaged<UpstreamConnection>.fromOpaque(context!).takeUnretainedValue()
 }
 
-private let upstreamReadCB: bufferevent_data_cb = { _, context in
-    withExtendedLifetime(upstream(context)) { $0.readable() }
-}
-private let upstreamWriteCB: bufferevent_data_cb = { _, context in
-    withExtendedLifetime(upstream(context)) { $0.drained() }
-}
 private let upstreamOutputCB: evbuffer_cb_func = { _, info, context in
     guard let info else { return }
     // Write progress, or bytes to write after none: the write timeout counts from here.
     if info.pointee.n_deleted > 0 || info.pointee.orig_size == 0 {
         upstream(context).wrote(drained: info.pointee.n_deleted)
     }
-    // Only when the output was empty: that is when libevent arms the write event. Bytes added later in the
-    // same turn are written by the same activation; bytes added to a backed-up output wait for the socket.
+    // Only when the output was empty: bytes added later in the same turn are written by the same pass; bytes
+    // added to a backed-up output wait for the socket.
     guard info.pointee.n_added > 0, info.pointee.orig_size == 0 else { return }
-    upstream(context).outputGrew()
-}
-private let upstreamEventCB: bufferevent_event_cb = { _, what, context in
-    withExtendedLifetime(upstream(context)) { $0.event(what) }
+    upstream(context).socket?.outputGrew()
 }
 
 extension timeval {

@@ -21,7 +21,7 @@ final class UpstreamPool {
         guard let slot = slot(name) else { return nil }
         while let connection = idle[slot].connections.popLast() {
             connection.metrics?.idleConnections.decrement()
-            if connection.bev != nil {
+            if connection.isOpen {
                 // Its idle timeout stays until the taker sets the request's timeouts, at once (one call to
                 // libevent, not two).
                 connection.idlePool = nil
@@ -36,7 +36,7 @@ final class UpstreamPool {
         let name = connection.settings.name
         let slot = slot(name)
         let kept = slot.map { idle[$0].connections.count } ?? 0
-        guard connection.bev != nil, kept < connection.settings.maxIdleConnections, admits(connection),
+        guard connection.isOpen, kept < connection.settings.maxIdleConnections, admits(connection),
             connection.endBatch()
         else {
             connection.close()

@@ -1,42 +1,55 @@
-import CEventTLS
-
-/// Owns one libevent token bucket configuration (`ev_token_bucket_cfg`) that caps how fast an upstream
-/// connection writes: a route's `max_upstream_rate`.
+/// A token bucket that caps how fast an upstream connection writes: a route's `max_upstream_rate`.
 ///
-/// The bucket is refilled every ``tick`` with a tenth of the rate and holds at most that much, so a request
-/// body cannot go out faster than the rate over any stretch longer than a tick. Reading (the response) is
-/// not limited. libevent keeps a pointer to the configuration, so it must outlive its use:
-/// ``UpstreamConnection`` detaches it (`bufferevent_set_rate_limit(bev, NULL)`) before releasing it.
-final class UpstreamRateLimit {
-    /// The refill period.
-    static let tick = Duration.milliseconds(100)
-    static let ticksPerSecond: Int64 = 10
+/// The bucket is refilled at the start of every ``tickMilliseconds`` with a tenth of the rate and holds at most
+/// that much, so a request body cannot go out faster than the rate over any stretch longer than a tick. It starts
+/// full. A write may take more than the bucket holds (a `sendfile` chain goes whole): the bucket then goes
+/// negative and the next ticks pay the debt first. Reading (the response) is not limited. Times are
+/// ``CoarseClock`` milliseconds. (libevent's token bucket did this until stop 49, with the same tick and sizes.)
+struct UpstreamRateLimit {
+    /// The refill period, in milliseconds.
+    static let tickMilliseconds: Int64 = 100
+    static let ticksPerSecond: Int64 = 1000 / tickMilliseconds
 
     /// Bytes per second.
     let bytesPerSecond: Int64
     /// Bytes per tick: what the bucket holds at most.
     let bytesPerTick: Int
-    let configuration: OpaquePointer
+    /// Bytes that may be written now (negative: owed).
+    private var tokens: Int
+    /// The tick ``tokens`` was last counted in.
+    private var tick: Int64
 
-    /// - Parameter bytesPerSecond: the rate (at least 1).
-    init?(bytesPerSecond: Int64) {
+    /// - Parameters:
+    ///   - bytesPerSecond: the rate (at least 1).
+    ///   - now: the current ``CoarseClock`` time.
+    init?(bytesPerSecond: Int64, now: Int64) {
         guard bytesPerSecond > 0 else { return nil }
-        // With a bucket, libevent takes a read's or write's size from the bucket instead of max_single_read/write,
-        // and the OpenSSL bufferevent holds it in an `int`: both sides stay within Int32 (a larger read size
-        // wraps negative there, and the TLS upstream never reads its response).
         let perTick = Int(min(max(1, bytesPerSecond / Self.ticksPerSecond), Int64(Int32.max)))
-        var tick = timeval(Self.tick)
-        // Reading is left unlimited in practice: 2 GiB per tick.
-        let unlimited = Int(Int32.max)
-        guard let configuration = ev_token_bucket_cfg_new(unlimited, unlimited, perTick, perTick, &tick) else {
-            return nil
-        }
         self.bytesPerSecond = bytesPerSecond
-        self.bytesPerTick = perTick
-        self.configuration = configuration
+        bytesPerTick = perTick
+        tokens = perTick
+        tick = now / Self.tickMilliseconds
     }
 
-    deinit {
-        ev_token_bucket_cfg_free(configuration)
+    /// The bytes that may be written at `now`, after the refills of the ticks that began since the last count.
+    mutating func available(now: Int64) -> Int {
+        let current = now / Self.tickMilliseconds
+        if current > tick {
+            let ticks = Int(min(current - tick, Int64(Int32.max)))
+            let (refill, overflow) = ticks.multipliedReportingOverflow(by: bytesPerTick)
+            tokens = overflow ? bytesPerTick : min(bytesPerTick, tokens.addingReportingOverflow(refill).partialValue)
+            tick = current
+        }
+        return tokens
+    }
+
+    /// Takes `bytes` written from the bucket.
+    mutating func spend(_ bytes: Int) {
+        tokens -= bytes
+    }
+
+    /// Milliseconds from `now` to the start of the next tick (at least 1).
+    func untilNextTick(now: Int64) -> Int64 {
+        max(1, (now / Self.tickMilliseconds + 1) * Self.tickMilliseconds - now)
     }
 }
