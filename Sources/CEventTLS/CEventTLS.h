@@ -102,26 +102,6 @@ static inline int cshim_bufferevent_write_now(struct bufferevent *bev) {
     return 0;
 }
 
-/* The read event of a socket bufferevent: the first event after the two leading pointers (see above). */
-static inline struct event *cshim_bufferevent_read_event(struct bufferevent *bev) {
-    struct event *event = (struct event *)((char *)bev + 2 * sizeof(void *));
-    if (event_get_callback_arg(event) != (void *)bev || !(event_get_events(event) & EV_READ)) return NULL;
-    return event;
-}
-
-/* For an OpenSSL socket bufferevent whose SSL reads ahead: if records already read from the socket wait in
- * the SSL's buffer, runs the bufferevent's read callback in this loop turn, as if the socket had reported
- * readable; returns 1 then, else 0 (-1 if the read event could not be found). libevent 2.1 stops calling
- * SSL_read once SSL_pending() is 0, which counts only the current record's bytes: the records behind it
- * would wait for the socket to become readable again, which may never happen. */
-static inline int cshim_bufferevent_read_buffered(struct bufferevent *bev, SSL *ssl) {
-    if (!SSL_has_pending(ssl)) return 0;
-    struct event *event = cshim_bufferevent_read_event(bev);
-    if (event == NULL) return -1;
-    event_active(event, EV_READ, 1);
-    return 1;
-}
-
 /* A nonblocking, close-on-exec eventfd (a loop's cross-thread wake-up), or -1. */
 static inline int cshim_wake_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 

@@ -7,9 +7,9 @@ extension ProxyServer {
     /// The resources open on the workers' loops right now (listeners, client connections, upstream
     /// connections, pooled ones included), counted on each loop's own thread.
     ///
-    /// Every client and upstream connection owns one bufferevent (and, for TLS, the `SSL` object inside it)
-    /// and is registered with its loop from creation until that bufferevent is freed, so a count back at its
-    /// baseline after a request means nothing of that request is still held. For tests and diagnostics.
+    /// Every client and upstream connection owns its socket, events and buffers (and, for TLS, its `SSL` object)
+    /// and is registered with its loop from creation until it frees them, so a count back at its baseline after
+    /// a request means nothing of that request is still held. For tests and diagnostics.
     ///
     /// - Parameter timeout: how long to wait for every loop to answer.
     /// - Returns: the sum over the workers, or nil when a loop did not answer in time (stopped or busy).

@@ -134,7 +134,8 @@ final class Spool {
     /// `highWater`: call again from the drained-write callback.
     /// - Parameters:
     ///   - output: the upstream's output evbuffer.
-    ///   - sendfile: the output drains to a socket (a plain bufferevent): file segments go by `sendfile`.
+    ///   - sendfile: the output drains to a plain socket (`EVBUFFER_FLAG_DRAINS_TO_FD`): file segments go by
+    ///     `sendfile`.
     ///   - highWater: stop adding slices once the output holds this many bytes.
     ///   - slice: bytes per `sendfile` chain, or read per slice; below ``CoalescingOutput/chainSize``, also the
     ///     largest chain handed to the output (a rate-limited TLS upstream).
@@ -156,8 +157,8 @@ final class Spool {
             return true
         }
         if sendfile {
-            // libevent's Linux `sendfile` sends a chain whole, whatever the bufferevent asked for (its
-            // `max_single_write`, a rate limit's bucket): one chain for the whole file was one call that could send
+            // libevent's Linux `sendfile` sends a chain whole, whatever the write asked for (the largest single
+            // write, a rate limit's bucket): one chain for the whole file was one call that could send
             // all of it while the upstream kept reading, the loop's other connections (and this upstream's early
             // answer) waiting. Chains of `slice` bytes, queued while the output holds less than `highWater`, keep
             // each write to a slice, as for any other write (nginx's `sendfile_max_chunk`).
@@ -193,9 +194,9 @@ final class Spool {
     }
 
     /// A `sendfile` segment of the whole file, with a descriptor of its own: libevent closes it with the last chain
-    /// that refers to the segment (once its bytes were sent, or when the connection's buffers are freed). A
-    /// bufferevent being freed can still write while a deferred callback holds it, so a chain must never refer to
-    /// the spool's own descriptor: closed with the request, its number could already name another file.
+    /// that refers to the segment (once its bytes were sent, or when the connection's buffers are freed). An
+    /// upstream connection's buffers can outlive the request that filled them, so a chain must never refer to the
+    /// spool's own descriptor: closed with the request, its number could already name another file.
     private static func segment(of file: SpoolFile, length: Int64) throws(SpoolError) -> OpaquePointer {
         let copy = fcntl(file.descriptor, F_DUPFD_CLOEXEC, 0)
         guard copy >= 0 else { throw SpoolError(.send, errno) }

@@ -3,7 +3,7 @@ import CEventTLS
 
 /// Appends to an upstream's output buffer in large contiguous chains.
 ///
-/// libevent's OpenSSL bufferevent calls `SSL_write` once per buffer chain, so moving many small input chains
+/// A TLS upstream's socket (``UpstreamSocket``) calls `SSL_write` once per buffer chain, so moving many small input chains
 /// (a socket read often yields ~4 KiB) plus the chunk framing between them would make one small TLS record
 /// and one `write` per piece. Copying into chains of at least 64 KiB instead costs one `memcpy` per byte and
 /// gives full 16 KiB records. Plain upstreams take zero-copy chain moves instead (`writev` sends them as is).
@@ -18,10 +18,9 @@ struct CoalescingOutput {
 
     /// Appends `bytes`, in chains of about `chainLimit` bytes at most when it is below ``chainSize``.
     ///
-    /// libevent's OpenSSL bufferevent writes whole chains: under a rate limit (`max_upstream_rate`) it asks
-    /// the token bucket how much it may write, then writes every chain that starts within that amount in full.
-    /// Chains no larger than a tick's worth keep a rate-limited connection within about one tick of its rate;
-    /// 64 KiB chains let it run ahead by up to a chain per write.
+    /// Under a rate limit (`max_upstream_rate`) chains no larger than a tick's worth keep each `SSL_write` (one
+    /// record or a few) within the bucket's tick. (libevent's OpenSSL bufferevent, until stop 49, wrote every
+    /// chain that started within the bucket's amount in full: 64 KiB chains let it run ahead of the rate.)
     mutating func add(_ buffer: OpaquePointer, _ bytes: UnsafeRawBufferPointer, chainLimit: Int = .max) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         if EvBuffer.length(buffer) == 0 { reserved = 0 }  // a drained buffer frees its chains

@@ -12,12 +12,12 @@ import Glibc
 /// while the body still comes only when no drain follows within ``tailDelay`` (16,900 `write`s per GiB; a flush
 /// after every drain made 20,800). A flush
 /// the socket refuses keeps the rest; the owner waits for the socket and flushes again (also when its output is
-/// empty, so that no write of the bufferevent's own follows), and closes the connection if a flush fails.
+/// empty, so that no write of the socket's own follows), and closes the connection if a flush fails.
 /// Batching starts at the first large drain (a small request's one record never starts it) and stops once the
 /// buffer is empty and the connection goes idle, so an idle pooled connection holds no buffer.
 ///
-/// Not under a write rate limit: libevent's OpenSSL bufferevent charges its token bucket by the byte counts of
-/// whatever BIO is the `SSL`'s write BIO, and swapping BIOs would make those counts jump.
+/// Not under a write rate limit: a throttled body goes out a tick's worth at a time, and records held back in a
+/// batch would leave in bursts past the rate's schedule.
 struct TLSWriteBatch {
     /// The most the buffer holds, allocated when batching starts and freed when it stops. 64 KiB writes took a
     /// loopback sender and receiver ~25 % less system time than 16 KiB ones here, and larger ones little more
