@@ -4,9 +4,10 @@ import Policy
 import ProxyEngine
 import Testing
 
-/// TLS upstreams are read ahead: one `read` takes every record the socket holds. libevent's OpenSSL
-/// bufferevent stops decrypting once the current record is consumed, so the engine reads the records left in
-/// the SSL's buffer itself; nothing else would wake it while the upstream stays silent.
+/// TLS upstreams are read ahead: one `read` takes every record the socket holds. `epoll` does not see the records
+/// left in the SSL's buffer, so a read pass decrypts them all (``UpstreamSocket``; libevent's OpenSSL bufferevent,
+/// used until stop 49, stopped once the current record was consumed); nothing else would wake the connection while
+/// the upstream stays silent.
 @Suite("TLS upstream records read ahead", .serialized)
 struct ProxyUpstreamReadAheadTests {
     /// A response whose head and body come as 1 + `records` TLS records in one TCP segment.
