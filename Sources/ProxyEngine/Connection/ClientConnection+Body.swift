@@ -160,13 +160,6 @@ extension ClientConnection {
     /// one region the sink gathers (``BodySink/gather(count:_:)``); false, with nothing written, when it takes
     /// pieces only. The input is left to the end-of-chain drain, as when copying piece by piece.
     private func gather(_ recorder: borrowing RewriteRecorder, total: Int, last: Bool, into sink: any BodySink) -> Bool {
-        let threshold = sink.moveThreshold
-        if threshold > 0, sink.moveTarget != nil {
-            // A piece worth moving goes without a copy: the span goes piece by piece.
-            for op in recorder.ops {
-                if case .move(_, let count) = op, count >= threshold { return false }
-            }
-        }
         let framed = sink.framesChunks
         let sizeLine = framed && total > 0 ? ChunkedEncoder.sizeLine(for: total) : nil
         let framing = sizeLine.map { $0.count + ChunkedEncoder.dataTerminator.count } ?? 0
@@ -194,18 +187,16 @@ extension ClientConnection {
         }
     }
 
-    /// Sends body bytes at `index..<index+count` of the current input chain on: moved chain by chain to an
-    /// upstream (zero-copy; for TLS only pieces of ``BodySink/moveThreshold`` or more), else copied: into large
-    /// chains for a TLS upstream (see ``CoalescingOutput``) or a spool. Input before them is drained, or left to
-    /// the end-of-chain drain when copying.
+    /// Sends body bytes at `index..<index+count` of the current input chain on: moved chain by chain to a
+    /// plain upstream (zero-copy), copied into large chains for a TLS one (see ``CoalescingOutput``) or a
+    /// spool. Input before them is drained, or left to the end-of-chain drain when copying.
     private func transfer(
         _ chain: UnsafeRawBufferPointer, index: Int, count: Int, _ consumed: inout Int, _ sink: any BodySink
     ) {
-        if let target = sink.moveTarget, count >= sink.moveThreshold {
+        if let target = sink.moveTarget {
             EvBuffer.drain(input, index - consumed)
             EvBuffer.move(from: input, to: target, count)
             consumed = index + count
-            sink.moved()
         } else {
             sink.write(UnsafeRawBufferPointer(rebasing: chain[index..<(index + count)]))
         }
