@@ -171,6 +171,11 @@ final class UpstreamSocket {
         guard SSL_set_fd(ssl, descriptor) == 1 else {
             return owner.socketFailed(code: 0, tlsCodes: TLSError.drainErrorQueue(), writing: false)
         }
+        // A write that waits for the socket is retried from the output's first chain, whose bytes libevent may have
+        // moved meanwhile: adding to a buffer realigns a short, partly drained last chain (`evbuffer_add`,
+        // `evbuffer_expand`). Without this mode OpenSSL refuses the retry (`bad write retry`); libevent's OpenSSL
+        // bufferevent set it too.
+        _ = SSL_ctrl(ssl, SSL_CTRL_MODE, Int(SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER), nil)
         SSL_set_connect_state(ssl)
         phase = .handshaking
         handshake()
